@@ -1,0 +1,1 @@
+"""Benchmarks behind ``prefstats bench``: each module has ``main()`` printing its figures."""
