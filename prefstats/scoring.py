@@ -100,7 +100,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from prefstats.rules import MAX_LEVEL, MIN_LEVEL, Contract, Convention, RuleSet
+from prefstats.rules import MAX_LEVEL, MIN_LEVEL, Contract, Convention, RuleSet, Strain
 
 TRICKS = 10  # tricks in a deal
 LEVELS = tuple(range(MIN_LEVEL, MAX_LEVEL + 1))  # 6..10, the index of the per-level tuples
@@ -708,3 +708,37 @@ def misere_net(
     if t.ndim == 0:
         return {role: float(column[int(t)]) for role, column in table.items()}
     return {role: column[t] for role, column in table.items()}
+
+
+def contract_net_table(
+    rules: RuleSet | None = None, convention: ScoringConvention | None = None
+) -> np.ndarray:
+    """The declarer's net whists for a trick contract, ``table[level, tricks]`` (float, 11 × 11;
+    rows below 6 are zero), for the study's vectorised scoring.
+
+    Both defenders whist (a double-dummy study plays every contract out) and split their tricks
+    as evenly as possible, the odd trick to the first defender; in a four-player game the dealer
+    sits out. Only the declarer's column is tabulated: his net does not depend on the split
+    unless the defenders fall short of their obligation (Codex 3.8.2).
+
+    >>> [round(float(x), 2) for x in contract_net_table()[6, 5:8]]  # 7: a defender falls short
+    [-27.33, 5.33, 14.0]
+    """
+    rules = RuleSet() if rules is None else rules
+    conv = convention_of(rules) if convention is None else convention
+    return _contract_net_table(rules.players, conv)
+
+
+@lru_cache(maxsize=64)
+def _contract_net_table(players: int, conv: ScoringConvention) -> np.ndarray:
+    table = np.zeros((MAX_LEVEL + 1, TRICKS + 1))
+    dealer = 3 if players == 4 else None
+    for level in LEVELS:
+        contract = Contract(level, Strain.SPADES)  # the strain does not change the score
+        for taken in range(TRICKS + 1):
+            rest = TRICKS - taken
+            tricks = (taken, rest - rest // 2, rest // 2, 0)[:players]
+            deal = PlayedDeal(tricks, contract, declarer=0, dealer=dealer)
+            table[level, taken] = score_deal(deal, RuleSet(players=players), conv).net(conv)[0]
+    table.flags.writeable = False
+    return table

@@ -1,0 +1,155 @@
+"""Summaries of a study run: contract frequencies with Wilson intervals, and the Codex claim.
+
+Codex note 40: "a nine-trick game is, by statistics (and probability theory), a considerably
+rarer event than misère." ``summarize`` measures both, three ways where the run allows:
+
+* ``bid``: the auction's winning bid;
+* ``played``: the contract named after the talon (what is written);
+* ``potential``: dealt potential, any seat able to make it double-dummy (``--potential`` runs).
+
+>>> import pandas as pd
+>>> run = pd.DataFrame({"bid": [15, 16, -1, 15], "contract": [15, 16, -1, 15]})
+>>> table = summarize(run)
+>>> row = table.query("measure == 'played' and event == 'misère'").iloc[0]
+>>> int(row["count"]), int(row.n), float(row.frequency)
+(2, 4, 0.5)
+>>> summarize(pd.DataFrame({"contract": [15, 16, 15, 15] * 1000})).attrs["verdict"][:45]
+'The run supports Codex note 40: as played, mi'
+
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from prefstats.bidding import MISERE_RANK, NO_BID
+from prefstats.rules import LADDER
+from prefstats.runs import load_run
+from prefstats.stats import Estimate, proportion, ratio_of_proportions, wilson_interval
+
+N_SEATS = 3
+LEVEL_OF_RANK = np.array([c.level for c in LADDER])
+CONTRACT_NAMES = [str(c) for c in LADDER]
+COLUMNS = ["measure", "event", "count", "n", "frequency", "low", "high"]
+RATIO_EVENT = "misère / nine"
+
+
+def summarize(run: str | Path | pd.DataFrame) -> pd.DataFrame:
+    """Frequencies of every contract and of nine, ten, misère and all-pass, per measure, with
+    counts, n and Wilson 95% intervals; then the misère-to-nine ratio of each measure with its
+    interval. ``summary.attrs["verdict"]`` states the verdict on Codex note 40."""
+    table = run if isinstance(run, pd.DataFrame) else load_run(run)
+    rows = []
+    for measure, column in (("bid", "bid"), ("played", "contract")):
+        if column in table:
+            rows += _contract_rows(measure, table[column].to_numpy())
+    if "potential0" in table:
+        rows += _potential_rows(table)
+    summary = pd.DataFrame(rows, columns=COLUMNS)
+    summary = pd.concat([summary, _ratio_rows(table)], ignore_index=True)
+    summary = summary.astype({"count": "int64", "n": "int64"})
+    summary.attrs["verdict"] = verdict(summary)
+    return summary
+
+
+def _contract_rows(measure: str, ranks: np.ndarray) -> list[list[object]]:
+    n = len(ranks)
+    level = np.where(ranks >= 0, LEVEL_OF_RANK[np.clip(ranks, 0, None)], 0)
+    events = {
+        "nine": (level == 9) & (ranks != MISERE_RANK),
+        "ten": level == 10,
+        "nine or ten": level >= 9,
+        "misère": ranks == MISERE_RANK,
+        "all-pass": ranks == NO_BID,
+        **{name: ranks == rank for rank, name in enumerate(CONTRACT_NAMES)},
+    }
+    return [_row(measure, event, int(mask.sum()), n) for event, mask in events.items()]
+
+
+def _potential_masks(table: pd.DataFrame) -> dict[str, np.ndarray]:
+    """Per deal: some seat can make nine+ / ten / a clean misère double-dummy."""
+    best = np.stack([table[f"potential{s}"].to_numpy() for s in range(N_SEATS)], axis=1)
+    level = np.where(best >= 0, LEVEL_OF_RANK[np.clip(best, 0, None)], 0)
+    clean = np.stack([table[f"clean{s}"].to_numpy() for s in range(N_SEATS)], axis=1)
+    return {
+        "nine or ten": (level >= 9).any(axis=1),
+        "ten": (level == 10).any(axis=1),
+        "misère": clean.any(axis=1),
+        "any game": (best >= 0).any(axis=1),
+    }
+
+
+def _potential_rows(table: pd.DataFrame) -> list[list[object]]:
+    n = len(table)
+    return [_row("potential", e, int(m.sum()), n) for e, m in _potential_masks(table).items()]
+
+
+def _row(measure: str, event: str, count: int, n: int) -> list[object]:
+    low, high = wilson_interval(count, n)
+    return [measure, event, count, n, count / n if n else np.nan, float(low), float(high)]
+
+
+def _ratio_rows(table: pd.DataFrame) -> pd.DataFrame:
+    """Misère-to-nine ratios: level 9 for bid/played, nine-or-ten for potential."""
+    rows = []
+    for measure, column in (("bid", "bid"), ("played", "contract")):
+        if column in table:
+            ranks = table[column].to_numpy()
+            level = np.where(ranks >= 0, LEVEL_OF_RANK[np.clip(ranks, 0, None)], 0)
+            nine = (level == 9) & (ranks != MISERE_RANK)
+            rows.append(_ratio_row(measure, ranks == MISERE_RANK, nine))
+    if "potential0" in table:
+        masks = _potential_masks(table)
+        rows.append(_ratio_row("potential", masks["misère"], masks["nine or ten"]))
+    return pd.DataFrame([r for r in rows if r is not None], columns=COLUMNS)
+
+
+def _ratio_row(measure: str, misere: np.ndarray, nine: np.ndarray) -> list[object] | None:
+    count_m, count_n = int(misere.sum()), int(nine.sum())
+    if not count_m or not count_n:
+        return None
+    est = ratio_of_proportions(count_m, count_n, len(misere), int((misere & nine).sum()))
+    return [measure, RATIO_EVENT, count_m, est.n, est.estimate, est.low, est.high]
+
+
+def ratio_estimate(summary: pd.DataFrame, measure: str) -> Estimate | None:
+    """The misère/nine ratio of ``measure`` from a summary, or None if it could not be formed."""
+    rows = summary[(summary.measure == measure) & (summary.event == RATIO_EVENT)]
+    if rows.empty:
+        return None
+    row = rows.iloc[0]
+    return Estimate(row.frequency, row.low, row.high, int(row.n), row["count"])
+
+
+def verdict(summary: pd.DataFrame) -> str:
+    """One sentence on Codex note 40, generated from the summary's ratios and intervals."""
+    parts = []
+    for measure, label in (("played", "as played"), ("potential", "as dealt potential")):
+        est = ratio_estimate(summary, measure)
+        if est is None:
+            continue
+        if est.low > 1:
+            judgement = "more frequent than"
+        elif est.high < 1:
+            judgement = "rarer than"
+        else:
+            judgement = "not distinguishable in frequency from"
+        parts.append(
+            f"{label}, misère is {judgement} a nine ({est.estimate:.2f} times as frequent, "
+            f"95% CI {est.low:.2f}–{est.high:.2f}, n = {est.n:,} deals)"
+        )
+    if not parts:
+        return "Too few nines or misères in this run to compare them."
+    ratios = [ratio_estimate(summary, m) for m in ("played", "potential")]
+    holds = all(r.low > 1 for r in ratios if r is not None)
+    claim = "supports" if holds else "does not support"
+    return f"The run {claim} Codex note 40: " + "; ".join(parts) + "."
+
+
+def frequency(summary: pd.DataFrame, measure: str, event: str) -> Estimate:
+    """One frequency of a summary as an Estimate."""
+    row = summary[(summary.measure == measure) & (summary.event == event)].iloc[0]
+    return proportion(int(row["count"]), int(row.n))
