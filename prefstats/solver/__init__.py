@@ -1,0 +1,460 @@
+"""Exact double-dummy solver: the declarer's tricks with every hand open.
+
+Three hands of equal size in play order (seat 0 → 1 → 2 → 0) are played out under RULES.md
+"Play": must follow suit; void in the led suit, must trump if holding a trump; otherwise any card;
+highest trump wins, else highest card of the led suit; the winner leads next. In a contract the
+declarer maximises his tricks and the other two seats minimise them together; in misère (no
+trumps, Codex 3.6.7) the declarer minimises and the others maximise. The value is the number of
+tricks the declarer takes from the position.
+
+Hands are 32-bit masks, card bit = 8·suit + rank (``prefstats.cards``). The wrappers here
+validate and convert; the numba kernels in ``_search`` take arrays and ints only.
+
+Without trumps seat 0 cashes ♠A K and his ♦7 wins the third trick; with ♠ trumps and seat 1
+on lead, seat 0 must ruff the ♥A, draws one round of trumps, and his ♦7 is ruffed:
+
+>>> from prefstats.cards import parse_hand
+>>> hands = [parse_hand("♠A K ♦7"), parse_hand("♠Q J ♥A"), parse_hand("♠10 ♥K Q")]
+>>> solve(hands), solve(hands, trump=0, leader=1)
+(3, 2)
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from itertools import combinations, pairwise
+
+import numpy as np
+
+from prefstats.solver import _search
+
+__all__ = ["best_card", "best_discard", "makes_many", "solve", "solve_many"]
+
+N_SEATS = 3
+N_SUITS = 4
+N_CARDS = 32
+MAX_HAND = 10  # cards a seat holds in play
+TALON = 2  # cards the declarer discards after taking the talon
+SUIT_CARDS = _search.SUIT_MASK  # the 8 bits of one suit
+CHUNKS_PER_JOB = 4  # chunks per worker thread in solve_many, for load balance
+
+_local = threading.local()
+
+
+def _table() -> np.ndarray:
+    """This thread's transposition table, reused across calls (entries never go stale)."""
+    table = getattr(_local, "table", None)
+    if table is None:
+        table = _local.table = _search.new_table()
+    return table
+
+
+def _forget() -> None:
+    """Drop this thread's table (tests use it to solve a position with no stored bounds)."""
+    _local.table = None
+
+
+# --- validation -------------------------------------------------------------------------------
+
+
+def _card_names(mask: int) -> str:
+    try:
+        from prefstats.cards import format_hand
+    except ImportError:  # pragma: no cover - the cards module is part of the package
+        return f"cards {mask:#x}"
+    return format_hand(mask)
+
+
+def _check_seat(name: str, seat: int) -> int:
+    if isinstance(seat, bool) or not isinstance(seat, int | np.integer) or not 0 <= seat < N_SEATS:
+        raise ValueError(f"{name} must be a seat 0, 1 or 2, got {seat!r}")
+    return int(seat)
+
+
+def _check_contract(trump: int | None, misere: bool) -> int:
+    """The kernel's trump code (-1 for no trump), after checking the contract options."""
+    if trump is None:
+        return _search.NO_TRUMP
+    if misere:
+        raise ValueError(f"misère is played without trumps (Codex 3.6.7), got trump={trump!r}")
+    if isinstance(trump, bool) or not isinstance(trump, int | np.integer):
+        raise ValueError(f"trump must be a suit 0..3 or None, got {trump!r}")
+    if not 0 <= trump < N_SUITS:
+        raise ValueError(f"trump must be a suit 0..3 or None, got {trump!r}")
+    return int(trump)
+
+
+def _check_hands(hands: Sequence[int], max_cards: int = MAX_HAND) -> list[int]:
+    """Three disjoint 32-bit masks of equal size, at most ``max_cards`` each."""
+    if len(hands) != N_SEATS:
+        raise ValueError(f"expected {N_SEATS} hands (seats 0, 1, 2), got {len(hands)}")
+    masks = []
+    for seat, hand in enumerate(hands):
+        if isinstance(hand, bool) or not isinstance(hand, int | np.integer):
+            raise ValueError(f"hand of seat {seat} must be an int mask, got {hand!r}")
+        if not 0 <= int(hand) < 1 << N_CARDS:
+            raise ValueError(f"hand of seat {seat} must be a 32-bit mask, got {int(hand)}")
+        masks.append(int(hand))
+    _check_disjoint(masks)
+    counts = [mask.bit_count() for mask in masks]
+    if len(set(counts)) != 1:
+        raise ValueError(f"hands must hold equal numbers of cards, got {counts} for seats 0, 1, 2")
+    if counts[0] > max_cards:
+        raise ValueError(f"a hand holds at most {max_cards} cards, got {counts[0]}")
+    return masks
+
+
+def _check_disjoint(masks: Sequence[int], seats: Sequence[int] = (0, 1, 2)) -> None:
+    for (i, first), (j, second) in combinations(zip(seats, masks, strict=True), 2):
+        shared = first & second
+        if shared:
+            many = shared.bit_count() > 1
+            raise ValueError(
+                f"card{'s' if many else ''} {_card_names(shared)} {'are' if many else 'is'} "
+                f"in seats {i} and {j}"
+            )
+
+
+def _check_array(hands: np.ndarray) -> np.ndarray:
+    """An (n, 3) uint32 C-contiguous copy-or-view of ``hands``, checked row by row."""
+    array = np.asarray(hands)
+    if array.ndim != 2 or array.shape[1] != N_SEATS:
+        raise ValueError(f"hands must have shape (n, {N_SEATS}), got {array.shape}")
+    if not np.issubdtype(array.dtype, np.integer):
+        raise ValueError(f"hands must be an integer (uint32) array, got dtype {array.dtype}")
+    if array.size and (array.min() < 0 or array.max() >= 1 << N_CARDS):
+        raise ValueError("hands must be 32-bit masks (values 0 .. 2**32-1)")
+    array = np.ascontiguousarray(array, dtype=np.uint32)
+    h0, h1, h2 = array[:, 0], array[:, 1], array[:, 2]
+    bad = np.flatnonzero((h0 & h1) | (h0 & h2) | (h1 & h2))
+    if bad.size:
+        row = int(bad[0])
+        try:
+            _check_disjoint([int(h) for h in array[row]])
+        except ValueError as error:
+            raise ValueError(f"deal {row}: {error}") from None
+    counts = np.bitwise_count(array)
+    unequal = np.flatnonzero((counts != counts[:, :1]).any(axis=1))
+    if unequal.size:
+        row = int(unequal[0])
+        raise ValueError(
+            f"deal {row}: hands must hold equal numbers of cards, got {counts[row].tolist()}"
+        )
+    if array.size and counts.max() > MAX_HAND:
+        row = int(np.flatnonzero(counts[:, 0] > MAX_HAND)[0])
+        raise ValueError(f"deal {row}: a hand holds at most {MAX_HAND} cards, got {counts[row, 0]}")
+    return array
+
+
+def _check_jobs(n_jobs: int) -> int:
+    if n_jobs == -1:
+        return os.cpu_count() or 1
+    if isinstance(n_jobs, bool) or not isinstance(n_jobs, int) or n_jobs < 1:
+        raise ValueError(f"n_jobs must be a positive int or -1 (all cores), got {n_jobs!r}")
+    return n_jobs
+
+
+# --- public API -------------------------------------------------------------------------------
+
+
+def solve(
+    hands: Sequence[int],
+    *,
+    trump: int | None = None,
+    misere: bool = False,
+    declarer: int = 0,
+    leader: int = 0,
+) -> int:
+    """Tricks the declarer takes with best play by all, every hand open.
+
+    ``hands``: three masks of equal size for seats 0, 1, 2; ``trump``: a suit 0..3 (or ``Suit``)
+    or None for no trumps; ``misere``: the declarer tries to lose every trick.
+
+    >>> from prefstats.cards import parse_hand
+    >>> solve([parse_hand("♠A ♥7"), parse_hand("♠K ♥8"), parse_hand("♠Q ♦7")], trump=3)
+    1
+    """
+    trump_code = _check_contract(trump, misere)
+    declarer = _check_seat("declarer", declarer)
+    leader = _check_seat("leader", leader)
+    masks = _check_hands(hands)
+    hd, hl, hr = (masks[(declarer + step) % N_SEATS] for step in range(N_SEATS))
+    kernel_leader = (leader - declarer) % N_SEATS
+    n_tricks = hd.bit_count()
+    return int(
+        _search.exact_value(
+            hd, hl, hr, kernel_leader, trump_code, int(misere), 0, n_tricks, _table()
+        )
+    )
+
+
+def solve_many(
+    hands: np.ndarray,
+    *,
+    trump: int | None = None,
+    misere: bool = False,
+    declarer: int = 0,
+    leader: int = 0,
+    n_jobs: int = 1,
+) -> np.ndarray:
+    """Declarer's tricks for each row of an (n, 3) array of seat hands, as int8.
+
+    ``n_jobs`` worker threads each solve chunks with their own table; the result does not
+    depend on it.
+
+    >>> from prefstats.cards import parse_hand
+    >>> row = [parse_hand("♠A K"), parse_hand("♠Q J"), parse_hand("♥7 8")]
+    >>> solve_many(np.array([row, row], dtype=np.uint32), trump=3).tolist()
+    [0, 0]
+    """
+    return _solve_array(hands, trump, misere, declarer, leader, n_jobs, nodes=None)
+
+
+def _solve_array(
+    hands: np.ndarray,
+    trump: int | None,
+    misere: bool,
+    declarer: int,
+    leader: int,
+    n_jobs: int,
+    nodes: np.ndarray | None,
+) -> np.ndarray:
+    """``solve_many``, optionally writing each deal's node count into ``nodes``."""
+    trump_code = _check_contract(trump, misere)
+    declarer = _check_seat("declarer", declarer)
+    leader = _check_seat("leader", leader)
+    n_jobs = _check_jobs(n_jobs)
+    array = _check_array(hands)
+    out = np.zeros(len(array), dtype=np.int8)
+    if nodes is None:
+        nodes = np.zeros(len(array), dtype=np.int64)
+
+    def run(chunk: slice) -> None:
+        _search.solve_batch(
+            array[chunk], trump_code, int(misere), declarer, leader, _table(), out[chunk],
+            nodes[chunk],
+        )  # fmt: skip
+
+    _run_chunks(run, len(array), n_jobs)
+    return out
+
+
+def _run_chunks(run: object, n_rows: int, n_jobs: int) -> None:
+    """Call ``run(slice)`` over the rows, in ``n_jobs`` threads (the kernels release the GIL)."""
+    assert callable(run)
+    if n_jobs == 1 or n_rows < 2 * n_jobs:
+        run(slice(0, n_rows))
+        return
+    n_chunks = min(n_rows, CHUNKS_PER_JOB * n_jobs)
+    edges = np.linspace(0, n_rows, n_chunks + 1).astype(int)
+    with ThreadPoolExecutor(max_workers=n_jobs) as pool:
+        for future in [pool.submit(run, slice(a, b)) for a, b in pairwise(edges)]:
+            future.result()
+
+
+def makes_many(
+    hands: np.ndarray,
+    target: int,
+    *,
+    trump: int | None = None,
+    misere: bool = False,
+    declarer: int = 0,
+    leader: int = 0,
+) -> np.ndarray:
+    """Whether each deal makes: contract, declarer takes >= ``target``; misère, <= ``target``.
+
+    One null-window search per deal, cheaper than ``solve_many``. ``target=0`` with misère asks
+    for a clean misère.
+
+    >>> from prefstats.cards import parse_hand
+    >>> row = [parse_hand("♠7 8"), parse_hand("♠9 10"), parse_hand("♠J Q")]
+    >>> makes_many(np.array([row], dtype=np.uint32), 0, misere=True).tolist()
+    [True]
+    """
+    trump_code = _check_contract(trump, misere)
+    declarer = _check_seat("declarer", declarer)
+    leader = _check_seat("leader", leader)
+    array = _check_array(hands)
+    n_tricks = int(np.bitwise_count(array[:, 0]).max()) if len(array) else 0
+    if isinstance(target, bool) or not isinstance(target, int | np.integer):
+        raise ValueError(f"target must be an int, got {target!r}")
+    if not 0 <= target <= n_tricks:
+        raise ValueError(f"target must be in 0..{n_tricks} (most tricks in play), got {target}")
+    out = np.zeros(len(array), dtype=np.bool_)
+    nodes = np.zeros(len(array), dtype=np.int64)
+    _search.makes_batch(
+        array, int(target), trump_code, int(misere), declarer, leader, _table(), out, nodes
+    )
+    return out
+
+
+def best_discard(
+    hand12: int,
+    others: Sequence[int],
+    *,
+    trump: int | None = None,
+    misere: bool = False,
+    declarer: int = 0,
+    leader: int = 0,
+) -> tuple[int, int]:
+    """The declarer's best two-card discard, double-dummy: ``(discard_mask, tricks)``.
+
+    ``hand12`` holds two cards more than each of ``others`` (the other two hands in seat order);
+    ``tricks`` is the value after the best discard (most tricks in a contract, fewest in misère).
+
+    >>> from prefstats.cards import format_hand, parse_hand
+    >>> hand = parse_hand("♠A K ♥7 8")
+    >>> discard, tricks = best_discard(hand, [parse_hand("♠Q J"), parse_hand("♠10 9")])
+    >>> format_hand(discard), tricks
+    ('♥7 8', 2)
+    """
+    trump_code = _check_contract(trump, misere)
+    declarer = _check_seat("declarer", declarer)
+    leader = _check_seat("leader", leader)
+    if len(others) != N_SEATS - 1:
+        raise ValueError(f"others must be the {N_SEATS - 1} other hands, got {len(others)}")
+    left, right = _check_others(hand12, others, declarer)
+    kept_size = left.bit_count()
+    if int(hand12).bit_count() != kept_size + TALON:
+        raise ValueError(
+            f"the declarer's hand must hold {TALON} cards more than the others "
+            f"({kept_size + TALON}), got {int(hand12).bit_count()}"
+        )
+    discard, tricks = _search.best_discard(
+        int(hand12), left, right, (leader - declarer) % N_SEATS, trump_code, int(misere), _table()
+    )
+    return int(discard), int(tricks)
+
+
+def _check_others(hand: int, others: Sequence[int], declarer: int) -> tuple[int, int]:
+    """The other two hands as (declarer's left, declarer's right), checked."""
+    if isinstance(hand, bool) or not isinstance(hand, int | np.integer):
+        raise ValueError(f"the declarer's hand must be an int mask, got {hand!r}")
+    if not 0 <= int(hand) < 1 << N_CARDS:
+        raise ValueError(f"the declarer's hand must be a 32-bit mask, got {int(hand)}")
+    seats = [seat for seat in range(N_SEATS) if seat != declarer]
+    masks = []
+    for seat, other in zip(seats, others, strict=True):
+        if isinstance(other, bool) or not isinstance(other, int | np.integer):
+            raise ValueError(f"hand of seat {seat} must be an int mask, got {other!r}")
+        if not 0 <= int(other) < 1 << N_CARDS:
+            raise ValueError(f"hand of seat {seat} must be a 32-bit mask, got {int(other)}")
+        masks.append(int(other))
+    _check_disjoint([int(hand), *masks], [declarer, *seats])
+    if masks[0].bit_count() != masks[1].bit_count():
+        counts = [mask.bit_count() for mask in masks]
+        raise ValueError(f"the other hands must hold equal numbers of cards, got {counts}")
+    if masks[0].bit_count() > MAX_HAND:
+        raise ValueError(f"a hand holds at most {MAX_HAND} cards, got {masks[0].bit_count()}")
+    by_seat = dict(zip(seats, masks, strict=True))
+    return by_seat[(declarer + 1) % N_SEATS], by_seat[(declarer + 2) % N_SEATS]
+
+
+def best_card(
+    hands: Sequence[int],
+    trick: Sequence[int] = (),
+    *,
+    trump: int | None = None,
+    misere: bool = False,
+    declarer: int = 0,
+    leader: int = 0,
+) -> tuple[int, int]:
+    """An optimal card for the seat to play, and the position's value: ``(card_bit, tricks)``.
+
+    ``trick`` holds the bits of the cards already played to the current trick (led by
+    ``leader``); ``hands`` are the cards still held. ``tricks`` counts the declarer's tricks from
+    the start of the current trick on. Playing the returned card keeps that value.
+
+    >>> from prefstats.cards import format_card, parse_hand
+    >>> hands = [parse_hand("♠A K"), parse_hand("♠Q ♥A"), parse_hand("♠10 9")]
+    >>> card, tricks = best_card(hands, trump=0)
+    >>> format_card(card), tricks
+    ('♠K', 2)
+    """
+    trump_code = _check_contract(trump, misere)
+    declarer = _check_seat("declarer", declarer)
+    leader = _check_seat("leader", leader)
+    trick = [int(card) for card in trick]
+    masks = _check_trick_position(hands, trick, leader)
+    if masks[(leader + len(trick)) % N_SEATS] == 0:
+        raise ValueError("no cards left to play")
+    context = (trump_code, int(misere), declarer, _table())
+    return _best_in_trick(masks, trick, leader, context)
+
+
+def _check_trick_position(hands: Sequence[int], trick: list[int], leader: int) -> list[int]:
+    """Hands before the current trick must be equal; return the hands as they are now."""
+    if len(trick) >= N_SEATS:
+        raise ValueError(f"a trick in progress has at most {N_SEATS - 1} cards, got {len(trick)}")
+    if any(not 0 <= card < N_CARDS for card in trick) or len(set(trick)) != len(trick):
+        raise ValueError(f"trick cards must be distinct bits 0..{N_CARDS - 1}, got {trick}")
+    before = [int(hand) for hand in hands] if len(hands) == N_SEATS else list(hands)
+    for step, card in enumerate(trick):
+        seat = (leader + step) % N_SEATS
+        if any(int(hand) >> card & 1 for hand in hands):
+            raise ValueError(f"card {_card_names(1 << card)} is both played and held")
+        before[seat] |= 1 << card
+    _check_hands(before)
+    return [int(hand) for hand in hands]
+
+
+def _best_in_trick(
+    masks: list[int], trick: list[int], leader: int, context: tuple
+) -> tuple[int, int]:
+    """Minimax over the rest of the trick, each complete trick scored by the kernel."""
+    trump, misere, declarer, _ = context
+    seat = (leader + len(trick)) % N_SEATS
+    hand = masks[seat]
+    led = trick[0] >> _search.SUIT_SHIFT if trick else -1
+    legal = _legal(hand, led, trump)
+    maximises = (seat == declarer) != bool(misere)
+    best: tuple[int, int] | None = None
+    for card in range(N_CARDS):
+        if not legal >> card & 1:
+            continue
+        after = list(masks)
+        after[seat] ^= 1 << card
+        played = [*trick, card]
+        if len(played) < N_SEATS:
+            value = _best_in_trick(after, played, leader, context)[1]
+        else:
+            value = _trick_value(after, played, leader, context)
+        better = best is None or (value > best[1] if maximises else value < best[1])
+        if better:
+            best = (card, value)
+    assert best is not None
+    return best
+
+
+def _trick_value(masks: list[int], played: list[int], leader: int, context: tuple) -> int:
+    """Declarer's tricks from a complete trick on: this trick plus the kernel's value after."""
+    trump, misere, declarer, table = context
+    winner, best = leader, played[0]
+    for step in range(1, N_SEATS):
+        if _beats(played[step], best, trump):
+            winner, best = (leader + step) % N_SEATS, played[step]
+    hd, hl, hr = (masks[(declarer + step) % N_SEATS] for step in range(N_SEATS))
+    rest = _search.exact_value(
+        hd, hl, hr, (winner - declarer) % N_SEATS, trump, misere, 0, hd.bit_count(), table
+    )
+    return int(rest) + (1 if winner == declarer else 0)
+
+
+def _legal(hand: int, led: int, trump: int) -> int:
+    """Legal cards (RULES.md "Play"): any card to lead; follow suit, else trump, else any."""
+    if led < 0:
+        return hand
+    for suit in (led, trump):
+        cards = hand & (SUIT_CARDS << (_search.SUIT_BITS * suit)) if suit >= 0 else 0
+        if cards:
+            return cards
+    return hand
+
+
+def _beats(card: int, best: int, trump: int) -> bool:
+    """Does ``card`` beat the trick's best card so far (RULES.md "Play")?"""
+    card_suit, best_suit = card >> _search.SUIT_SHIFT, best >> _search.SUIT_SHIFT
+    return card > best if card_suit == best_suit else card_suit == trump

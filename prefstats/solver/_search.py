@@ -1,0 +1,1113 @@
+"""Numba kernels of the double-dummy solver: null-window search, exact driver, batch loops.
+
+Kernel conventions (the public wrapper in ``__init__`` converts to them):
+
+- Seats are renumbered so that kernel seat 0 is the declarer, 1 the next player in play order
+  (his left), 2 the one after; ``hd, hl, hr`` are their hands as int64 masks, card bit =
+  8·suit + rank. ``leader`` is a kernel seat.
+- ``trump`` is a suit 0..3 or ``NO_TRUMP``; ``misere`` is 0 or 1 (misère is always no-trump).
+- A position's value is the number of the remaining tricks the declarer takes. In a contract the
+  declarer maximises it and the two others minimise it together; in misère the sides swap.
+- ``_reaches(..., target)`` answers the null-window question "is the value >= target?". The
+  exact value is found by a driver stepping the target by one from a guess (MTD-f on integers).
+
+Play follows RULES.md "Play": must follow suit; void in the led suit, must trump if holding a
+trump; otherwise any card. Highest trump wins, else highest card of the led suit; the trick's
+winner leads next.
+
+Speed comes from: a transposition table probed at trick starts and keyed on relative ranks (who
+holds each remaining card of each suit, played cards squeezed out, seats relative to the declarer,
+non-trump suits sorted), holding lower and upper bounds; trying one card per run of equivalent
+cards; move ordering per side and contract (and the leader's card that last decided the
+position, kept in the table); quick-trick bounds in contracts and "stuck"/"safe" bounds in
+misère; plain minimax for the last two tricks.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import boolean, int8, int64, njit, types, uint32, void
+from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
+
+from prefstats.solver._tables import (
+    ALWAYS_UNDER,
+    BIT_COUNT,
+    HIGH_BIT,
+    LENGTH_OFFSET,
+    LOW_BIT,
+    N_SUIT_CODES,
+    RUN_TOPS,
+    SELECT,
+    SQUEEZE,
+    SUIT_BITS,
+    TERNARY,
+    TOP_RUN,
+)
+
+N_SEATS = 3
+N_SUITS = 4
+SUIT_MASK = (1 << SUIT_BITS) - 1
+NO_TRUMP = -1
+INT64_TOP_BIT = 63
+SUIT_SHIFT = 3  # card >> SUIT_SHIFT is the card's suit (8 ranks a suit)
+RANK_MASK = SUIT_BITS - 1  # card & RANK_MASK is the card's rank
+DECLARER = 0  # kernel seat of the declarer
+
+MODE_NO_TRUMP = 0
+MODE_TRUMP = 1
+MODE_MISERE = 2
+
+# Transposition table: buckets of two entries (key, data); data packs the bounds and the depth.
+TT_BUCKET_BITS = 16
+TT_BUCKETS = 1 << TT_BUCKET_BITS
+TT_ENTRY_WORDS = 2
+TT_BUCKET_WORDS = 2 * TT_ENTRY_WORDS
+TT_SIZE = TT_BUCKETS * TT_BUCKET_WORDS
+TT_EMPTY = -1
+TT_MIN_TRICKS = 3  # positions with fewer tricks left are solved in closed form
+BOUND_BITS = 4
+BOUND_MASK = (1 << BOUND_BITS) - 1
+# The leader's card that last decided a search from the position, as (suit, relative rank): tried
+# first next time. Bits: valid flag, 2 suit bits, 3 relative-rank bits.
+HINT_SHIFT = 3 * BOUND_BITS
+RANK_BITS = 3
+HINT_VALID = 1 << (RANK_BITS + 2)
+HINT_MASK = (1 << (RANK_BITS + 3)) - 1
+NO_HINT = 0
+HASH_MULTIPLIER = 0x2545F4914F6CDD1D  # odd 62-bit constant (Knuth/Vigna style multiplicative hash)
+HASH_SHIFT = 29
+
+# Buckets of ordered moves: hint, first, second, rest; each scanned low or high card first.
+N_BUCKETS = 4
+FIRST_HIGH = 1 << 1
+SECOND_HIGH = 1 << 2
+REST_HIGH = 1 << 3
+
+NODE_COUNTER = TT_SIZE  # the word after the table counts trick-start positions searched
+
+
+def new_table() -> np.ndarray:
+    """A fresh, empty transposition table (a few MB), followed by the node counter."""
+    table = np.full(TT_SIZE + 1, TT_EMPTY, dtype=np.int64)
+    table[NODE_COUNTER] = 0
+    return table
+
+
+# --- bit helpers ------------------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def _suit_of(hand: int, suit: int) -> int:
+    return (hand >> (SUIT_BITS * suit)) & SUIT_MASK
+
+
+@njit(cache=True, nogil=True)
+def _suit_cards(suit: int) -> int:
+    return SUIT_MASK << (SUIT_BITS * suit)
+
+
+@njit(cache=True, nogil=True)
+def _count(hand: int) -> int:
+    total = 0
+    for suit in range(N_SUITS):
+        total += BIT_COUNT[_suit_of(hand, suit)]
+    return total
+
+
+@njit(cache=True, nogil=True)
+def _low_card(cards: int) -> int:
+    """Bit index of the lowest card of a non-empty mask."""
+    return trailing_zeros(cards)  # type: ignore[call-arg]
+
+
+@njit(cache=True, nogil=True)
+def _high_card(cards: int) -> int:
+    """Bit index of the highest card of a non-empty mask."""
+    return INT64_TOP_BIT - leading_zeros(cards)  # type: ignore[call-arg]
+
+
+@njit(cache=True, nogil=True)
+def _low_per_suit(cards: int) -> int:
+    """The lowest card of each suit of ``cards``."""
+    out = 0
+    for suit in range(N_SUITS):
+        held = _suit_of(cards, suit)
+        if held:
+            out |= 1 << (SUIT_BITS * suit + LOW_BIT[held])
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _high_per_suit(cards: int) -> int:
+    """The highest card of each suit of ``cards``."""
+    out = 0
+    for suit in range(N_SUITS):
+        held = _suit_of(cards, suit)
+        if held:
+            out |= 1 << (SUIT_BITS * suit + HIGH_BIT[held])
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _seat_hand(seat: int, hd: int, hl: int, hr: int) -> int:
+    if seat == 0:
+        return hd
+    if seat == 1:
+        return hl
+    return hr
+
+
+@njit(cache=True, nogil=True)
+def _is_max(seat: int, misere: int) -> bool:
+    """Does this seat want the declarer's trick count high?"""
+    return (seat == DECLARER) != (misere != 0)
+
+
+# --- rules ------------------------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def _legal(hand: int, led: int, trump: int) -> int:
+    """Legal cards (RULES.md "Play"): follow suit, else trump, else anything."""
+    if led < 0:
+        return hand
+    follow = hand & _suit_cards(led)
+    if follow:
+        return follow
+    if trump >= 0:
+        trumps = hand & _suit_cards(trump)
+        if trumps:
+            return trumps
+    return hand
+
+
+@njit(cache=True, nogil=True)
+def _beats(card: int, best: int, trump: int) -> bool:
+    """Does ``card`` beat the trick's best card so far (RULES.md "Play")?"""
+    card_suit = card >> SUIT_SHIFT
+    best_suit = best >> SUIT_SHIFT
+    if card_suit == best_suit:
+        return card > best
+    return card_suit == trump
+
+
+@njit(cache=True, nogil=True)
+def _run_tops(cards: int, present: int) -> int:
+    """One card (the highest) of each run of equivalent cards among ``cards``."""
+    out = 0
+    for suit in range(N_SUITS):
+        held = _suit_of(cards, suit)
+        if held:
+            index = (_suit_of(present, suit) << SUIT_BITS) | held
+            out |= int(RUN_TOPS[index]) << (SUIT_BITS * suit)
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _can_beat(hand: int, led: int, best: int, trump: int) -> bool:
+    """Can a player holding ``hand`` beat ``best`` in a trick led in suit ``led``?"""
+    legal = _legal(hand, led, trump)
+    best_suit = best >> SUIT_SHIFT
+    held = _suit_of(legal, best_suit)
+    if held and HIGH_BIT[held] > (best & RANK_MASK):
+        return True
+    if trump >= 0 and best_suit != trump:
+        return (legal & _suit_cards(trump)) != 0
+    return False
+
+
+@njit(cache=True, nogil=True)
+def _last_trick(hd: int, hl: int, hr: int, leader: int, trump: int) -> int:
+    """Declarer's tricks (0 or 1) from a one-card ending: play is forced."""
+    winner = leader
+    best = _low_card(_seat_hand(leader, hd, hl, hr))
+    for step in range(1, N_SEATS):
+        seat = (leader + step) % N_SEATS
+        card = _low_card(_seat_hand(seat, hd, hl, hr))
+        if _beats(card, best, trump):
+            winner = seat
+            best = card
+    return 1 if winner == DECLARER else 0
+
+
+@njit(cache=True, nogil=True)
+def _two_tricks_reach(
+    hd: int, hl: int, hr: int, leader: int, target: int, trump: int, misere: int
+) -> bool:
+    """Null-window test on a two-card ending by plain minimax (the last trick is forced)."""
+    seat2 = (leader + 1) % N_SEATS
+    seat3 = (leader + 2) % N_SEATS
+    hand2 = _seat_hand(seat2, hd, hl, hr)
+    hand3 = _seat_hand(seat3, hd, hl, hr)
+    max1 = _is_max(leader, misere)
+    max2 = _is_max(seat2, misere)
+    max3 = _is_max(seat3, misere)
+    answer1 = not max1
+    cards1 = _seat_hand(leader, hd, hl, hr)
+    while cards1 and answer1 != max1:
+        card1 = _low_card(cards1)
+        cards1 ^= 1 << card1
+        led = card1 >> SUIT_SHIFT
+        answer2 = not max2
+        cards2 = _legal(hand2, led, trump)
+        while cards2 and answer2 != max2:
+            card2 = _low_card(cards2)
+            cards2 ^= 1 << card2
+            best, winner = card1, leader
+            if _beats(card2, best, trump):
+                best, winner = card2, seat2
+            answer3 = not max3
+            cards3 = _legal(hand3, led, trump)
+            while cards3 and answer3 != max3:
+                card3 = _low_card(cards3)
+                cards3 ^= 1 << card3
+                last = seat3 if _beats(card3, best, trump) else winner
+                kept = ~((1 << card1) | (1 << card2) | (1 << card3))
+                value = (1 if last == DECLARER else 0) + _last_trick(
+                    hd & kept, hl & kept, hr & kept, last, trump
+                )
+                answer3 = value >= target
+            answer2 = answer3
+        answer1 = answer2
+    return answer1
+
+
+# --- transposition table ----------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def _suit_code(hl: int, hr: int, present: int, suit: int) -> int:
+    """Number the ownership of the suit's remaining cards (relative ranks, seats from declarer)."""
+    here = _suit_of(present, suit)
+    base = here << SUIT_BITS
+    left = SQUEEZE[base | _suit_of(hl, suit)]
+    right = SQUEEZE[base | _suit_of(hr, suit)]
+    return LENGTH_OFFSET[BIT_COUNT[here]] + TERNARY[left] + 2 * TERNARY[right]
+
+
+@njit(cache=True, nogil=True)
+def _sorted4(a: int, b: int, c: int, d: int) -> tuple[int, int, int, int]:
+    if a > b:
+        a, b = b, a
+    if c > d:
+        c, d = d, c
+    if a > c:
+        a, c = c, a
+    if b > d:
+        b, d = d, b
+    if b > c:
+        b, c = c, b
+    return a, b, c, d
+
+
+@njit(cache=True, nogil=True)
+def _sorted3(a: int, b: int, c: int) -> tuple[int, int, int]:
+    if a > b:
+        a, b = b, a
+    if b > c:
+        b, c = c, b
+    if a > b:
+        a, b = b, a
+    return a, b, c
+
+
+@njit(cache=True, nogil=True)
+def _updated_codes(
+    codes: tuple[int, int, int, int], touched: int, hl: int, hr: int, present: int
+) -> tuple[int, int, int, int]:
+    """Suit codes after a trick: only the suits in the ``touched`` mask (bit per suit) change."""
+    c0, c1, c2, c3 = codes
+    if touched & 1:
+        c0 = _suit_code(hl, hr, present, 0)
+    if touched & 2:
+        c1 = _suit_code(hl, hr, present, 1)
+    if touched & 4:
+        c2 = _suit_code(hl, hr, present, 2)
+    if touched & 8:
+        c3 = _suit_code(hl, hr, present, 3)
+    return c0, c1, c2, c3
+
+
+ALL_SUITS = (1 << N_SUITS) - 1  # a ``touched`` mask forcing every suit code to be computed
+NO_CODES = (0, 0, 0, 0)
+
+
+@njit(cache=True, nogil=True)
+def _position_key(codes: tuple[int, int, int, int], leader: int, trump: int, misere: int) -> int:
+    """A position's exact key: contract kind, leader and the suits' ownership codes.
+
+    Suits are interchangeable except the trump suit, so the codes of the plain suits are sorted.
+    """
+    c0, c1, c2, c3 = codes
+    if misere:
+        mode = MODE_MISERE
+    elif trump < 0:
+        mode = MODE_NO_TRUMP
+    else:
+        mode = MODE_TRUMP
+    if mode == MODE_TRUMP:
+        if trump == 0:
+            a = c0
+            b, c, d = _sorted3(c1, c2, c3)
+        elif trump == 1:
+            a = c1
+            b, c, d = _sorted3(c0, c2, c3)
+        elif trump == 2:
+            a = c2
+            b, c, d = _sorted3(c0, c1, c3)
+        else:
+            a = c3
+            b, c, d = _sorted3(c0, c1, c2)
+    else:
+        a, b, c, d = _sorted4(c0, c1, c2, c3)
+    key = mode * N_SEATS + leader
+    key = key * N_SUIT_CODES + a
+    key = key * N_SUIT_CODES + b
+    key = key * N_SUIT_CODES + c
+    return key * N_SUIT_CODES + d
+
+
+@njit(cache=True, nogil=True)
+def _bucket_of(key: int) -> int:
+    mixed = key * HASH_MULTIPLIER
+    return ((mixed >> HASH_SHIFT) & (TT_BUCKETS - 1)) * TT_BUCKET_WORDS
+
+
+@njit(cache=True, nogil=True)
+def _tt_bounds(tt: np.ndarray, key: int, n_tricks: int) -> tuple[int, int, int]:
+    """Stored (lower, upper, hint) of a position, or (0, n_tricks, NO_HINT) if absent."""
+    at = _bucket_of(key)
+    for entry in range(0, TT_BUCKET_WORDS, TT_ENTRY_WORDS):
+        if tt[at + entry] == key:
+            data = tt[at + entry + 1]
+            hint = (data >> HINT_SHIFT) & HINT_MASK
+            return data & BOUND_MASK, (data >> BOUND_BITS) & BOUND_MASK, hint
+    return 0, n_tricks, NO_HINT
+
+
+@njit(cache=True, nogil=True)
+def _tt_store(tt: np.ndarray, key: int, n_tricks: int, lower: int, upper: int, hint: int) -> None:
+    """Record bounds, merging with a stored entry; the deeper entry keeps the first slot."""
+    at = _bucket_of(key)
+    for entry in range(0, TT_BUCKET_WORDS, TT_ENTRY_WORDS):
+        if tt[at + entry] == key:
+            data = tt[at + entry + 1]
+            lower = max(lower, data & BOUND_MASK)
+            upper = min(upper, (data >> BOUND_BITS) & BOUND_MASK)
+            if hint == NO_HINT:
+                hint = (data >> HINT_SHIFT) & HINT_MASK
+            tt[at + entry + 1] = _tt_data(lower, upper, n_tricks, hint)
+            return
+    first_depth = (tt[at + 1] >> (2 * BOUND_BITS)) & BOUND_MASK
+    if tt[at] == TT_EMPTY or n_tricks >= first_depth:
+        tt[at + 2] = tt[at]
+        tt[at + 3] = tt[at + 1]
+        tt[at] = key
+        tt[at + 1] = _tt_data(lower, upper, n_tricks, hint)
+    else:
+        tt[at + 2] = key
+        tt[at + 3] = _tt_data(lower, upper, n_tricks, hint)
+
+
+@njit(cache=True, nogil=True)
+def _tt_data(lower: int, upper: int, n_tricks: int, hint: int) -> int:
+    return lower | (upper << BOUND_BITS) | (n_tricks << (2 * BOUND_BITS)) | (hint << HINT_SHIFT)
+
+
+@njit(cache=True, nogil=True)
+def _hint_of(card: int, present: int) -> int:
+    """A card as a hint: its suit and its rank among the suit's present cards."""
+    suit = card >> SUIT_SHIFT
+    below = BIT_COUNT[_suit_of(present, suit) & ((1 << (card & RANK_MASK)) - 1)]
+    return HINT_VALID | (suit << RANK_BITS) | below
+
+
+@njit(cache=True, nogil=True)
+def _hint_card(hint: int, moves: int, present: int) -> int:
+    """The move (as a one-card mask) of the leader's run holding the hinted card, or 0."""
+    if hint == NO_HINT:
+        return 0
+    suit = (hint >> RANK_BITS) & (N_SUITS - 1)
+    rank = SELECT[(_suit_of(present, suit) << RANK_BITS) | (hint & ((1 << RANK_BITS) - 1))]
+    if rank < 0:
+        return 0
+    above = moves & _suit_cards(suit) & ~((1 << (SUIT_BITS * suit + rank)) - 1)
+    return _low_card_of(above)
+
+
+# --- bounds -----------------------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def _cashable(hand: int, others_a: int, others_b: int, present: int, trump: int) -> int:
+    """Tricks the leader can cash at once with top cards, keeping the lead throughout.
+
+    In a side suit the count is capped by the length of any other player who holds a trump,
+    since a void player with trumps must ruff.
+    """
+    total = 0
+    for suit in range(N_SUITS):
+        held = _suit_of(hand, suit)
+        if held == 0:
+            continue
+        tops = int(TOP_RUN[(_suit_of(present, suit) << SUIT_BITS) | held])
+        if tops and trump >= 0 and suit != trump:
+            for other in (others_a, others_b):
+                if _suit_of(other, trump):
+                    tops = min(tops, int(BIT_COUNT[_suit_of(other, suit)]))
+        total += tops
+    return total
+
+
+@njit(cache=True, nogil=True)
+def _top_trumps(hand: int, present: int, trump: int) -> int:
+    """Top trumps held in a row: each wins whatever trick it falls in."""
+    if trump < 0:
+        return 0
+    return int(TOP_RUN[(_suit_of(present, trump) << SUIT_BITS) | _suit_of(hand, trump)])
+
+
+@njit(cache=True, nogil=True)
+def _contract_bounds(
+    hd: int, hl: int, hr: int, leader: int, trump: int, n_tricks: int
+) -> tuple[int, int]:
+    """Lower and upper bounds on the declarer's tricks in a contract."""
+    present = hd | hl | hr
+    lower = _top_trumps(hd, present, trump)
+    defence = max(_top_trumps(hl, present, trump), _top_trumps(hr, present, trump))
+    if leader == DECLARER:
+        lower = max(lower, _cashable(hd, hl, hr, present, trump))
+    elif leader == 1:
+        defence = max(defence, _cashable(hl, hd, hr, present, trump))
+    else:
+        defence = max(defence, _cashable(hr, hd, hl, present, trump))
+    return lower, n_tricks - defence
+
+
+@njit(cache=True, nogil=True)
+def _misere_bounds(hd: int, hl: int, hr: int, leader: int, n_tricks: int) -> tuple[int, int]:
+    """Bounds on the declarer's tricks in misère, from states that last to the end.
+
+    Stuck: every card of the declarer's is above all the defenders' cards of its suit. Then he
+    wins every trick he follows suit to, and on lead he wins and leads again: he takes every
+    trick once he is on lead, or once a defender on lead plays a suit he holds.
+    Safe: in every suit his i-th lowest card is below the defenders' i-th lowest (``ALWAYS_UNDER``).
+    Then he plays under every card they lead, whatever they discard, so never wins a trick and
+    never leads: he takes none. On lead he is safe too if he can lead his lowest card of a suit
+    where a defender must overtake it, and stays safe once that trick is gone.
+    """
+    defence = hl | hr
+    stuck = True
+    unsafe_suits = 0
+    leader_hand = _seat_hand(leader, hd, hl, hr)
+    can_force = False
+    for suit in range(N_SUITS):
+        held = _suit_of(hd, suit)
+        if held == 0:
+            continue
+        can_force |= _suit_of(leader_hand, suit) != 0
+        others = _suit_of(defence, suit)
+        if others == 0:
+            continue
+        if HIGH_BIT[others] > LOW_BIT[held]:
+            stuck = False
+        if not ALWAYS_UNDER[(held << SUIT_BITS) | others]:
+            unsafe_suits |= 1 << suit
+    if leader != DECLARER:
+        if unsafe_suits == 0:
+            return 0, 0
+        return (n_tricks if stuck and can_force else 0), n_tricks
+    if stuck:
+        return n_tricks, n_tricks
+    for suit in range(N_SUITS):
+        if unsafe_suits & ~(1 << suit):
+            continue
+        if _safe_exit(_suit_of(hd, suit), _suit_of(hl, suit), _suit_of(hr, suit)):
+            return 0, 0
+    return 0, n_tricks
+
+
+@njit(cache=True, nogil=True)
+def _safe_exit(held: int, left: int, right: int) -> bool:
+    """Can the declarer lead his lowest card of this suit, lose the trick for sure, and keep
+    ``ALWAYS_UNDER`` in the suit whatever the defenders play to it?"""
+    if held == 0:
+        return False
+    low = LOW_BIT[held]
+    if not ((left and LOW_BIT[left] > low) or (right and LOW_BIT[right] > low)):
+        return False
+    others = left | right
+    rest = held & ~(1 << low)
+    others_rest = others & ~(1 << HIGH_BIT[others])  # their keeping their lowest cards is worst
+    return ALWAYS_UNDER[(rest << SUIT_BITS) | others_rest] != 0
+
+
+# --- move ordering ----------------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def _lead_order(
+    seat: int, moves: int, hd: int, hl: int, hr: int, present: int, trump: int, misere: int
+) -> tuple[int, int, int]:
+    """Leader's buckets among ``moves``: (first, second, directions); the rest come last."""
+    hand = _seat_hand(seat, hd, hl, hr)
+    if misere:
+        return _misere_lead_order(seat, hand, hd, moves, present)
+    partner = 0 if seat == DECLARER else N_SEATS - seat
+    first = 0
+    second = 0
+    for suit in range(N_SUITS):
+        held = _suit_of(hand, suit)
+        if held == 0:
+            continue
+        here = _suit_of(present, suit)
+        top = SUIT_BITS * suit + HIGH_BIT[held]
+        ruffed = False
+        if trump >= 0 and suit != trump:
+            for other in range(N_SEATS):
+                if other == seat or (seat != DECLARER and other != DECLARER):
+                    continue
+                other_hand = _seat_hand(other, hd, hl, hr)
+                if _suit_of(other_hand, suit) == 0 and _suit_of(other_hand, trump) != 0:
+                    ruffed = True
+        if HIGH_BIT[held] == HIGH_BIT[here] and not ruffed:
+            first |= 1 << top
+        elif seat != DECLARER:
+            partner_held = _suit_of(_seat_hand(partner, hd, hl, hr), suit)
+            if partner_held and HIGH_BIT[partner_held] == HIGH_BIT[here]:
+                second |= 1 << (SUIT_BITS * suit + LOW_BIT[held])
+    first &= moves
+    second &= moves & ~first
+    if second == 0:
+        second = _low_per_suit(moves) & ~first
+    return first, second, FIRST_HIGH
+
+
+@njit(cache=True, nogil=True)
+def _misere_lead_order(
+    seat: int, hand: int, hd: int, moves: int, present: int
+) -> tuple[int, int, int]:
+    """Misère leads: the declarer leads low; the defence leads where the declarer must win."""
+    first = 0
+    second = 0
+    for suit in range(N_SUITS):
+        held = _suit_of(hand, suit)
+        if held == 0:
+            continue
+        low = SUIT_BITS * suit + LOW_BIT[held]
+        declarer_held = _suit_of(hd, suit)
+        if seat == DECLARER:
+            others = _suit_of(present, suit) & ~held
+            if others and HIGH_BIT[others] > LOW_BIT[held]:
+                first |= 1 << low
+            else:
+                second |= 1 << low
+        elif declarer_held:
+            if LOW_BIT[declarer_held] > LOW_BIT[held]:
+                first |= 1 << low
+            else:
+                second |= 1 << low
+    return first & moves, second & moves, 0
+
+
+@njit(cache=True, nogil=True)
+def _follow_moves(hand: int, led: int, present: int, trump: int) -> int:
+    """A follower's distinct legal cards: one of each run of equivalent cards."""
+    return _run_tops(_legal(hand, led, trump), present)
+
+
+@njit(cache=True, nogil=True)
+def _follow_order(
+    seat: int,
+    moves: int,
+    led: int,
+    best: int,
+    winner: int,
+    later: int,
+    later_hand: int,
+    trump: int,
+    misere: int,
+) -> tuple[int, int, int]:
+    """Follower's buckets among ``moves``: (first, second, directions).
+
+    ``best``/``winner``: the trick's best card so far and its seat; ``later``: the seat still to
+    play after this one (-1 if this seat plays last), with its hand ``later_hand``.
+    """
+    if misere:
+        following = (moves & _suit_cards(led)) != 0
+        return _misere_follow_order(seat, moves, best, winner, later, following)
+    beating = _beating(moves, best, trump)
+    same_side = (seat == DECLARER) == (winner == DECLARER)
+    if later < 0:
+        if same_side:
+            return _low_per_suit(moves), 0, 0
+        return _low_card_of(beating), _low_per_suit(moves & ~beating), 0
+    if (later == DECLARER) == (seat == DECLARER):
+        return _low_per_suit(moves & ~beating), _low_card_of(beating), REST_HIGH
+    safe = 0
+    rest = beating
+    while rest:
+        card = _low_card(rest)
+        rest ^= 1 << card
+        if not _can_beat(later_hand, led, card, trump):
+            safe |= 1 << card
+            break
+    return safe, _low_per_suit(moves & ~beating), 0
+
+
+@njit(cache=True, nogil=True)
+def _beating(cards: int, best: int, trump: int) -> int:
+    """The cards that would beat the trick's best card so far."""
+    best_suit = best >> SUIT_SHIFT
+    out = cards & _suit_cards(best_suit) & ~((1 << (best + 1)) - 1)
+    if trump >= 0 and best_suit != trump:
+        out |= cards & _suit_cards(trump)
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _low_card_of(cards: int) -> int:
+    if cards == 0:
+        return 0
+    return 1 << _low_card(cards)
+
+
+@njit(cache=True, nogil=True)
+def _misere_follow_order(
+    seat: int, moves: int, best: int, winner: int, later: int, following: bool
+) -> tuple[int, int, int]:
+    """Misère follows: the declarer ducks with his highest card that loses, else sheds high;
+    a defender lets a winning declarer keep the trick, and plays low ahead of him."""
+    if not following:
+        return _high_per_suit(moves), 0, FIRST_HIGH | SECOND_HIGH | REST_HIGH
+    below = moves & ((1 << best) - 1)
+    if seat == DECLARER:
+        return below, 0, FIRST_HIGH | REST_HIGH
+    if later == DECLARER:
+        return moves, 0, 0
+    if winner == DECLARER:
+        return below, 0, FIRST_HIGH | REST_HIGH
+    return moves, 0, FIRST_HIGH
+
+
+@njit(cache=True, nogil=True)
+def _pick(cards: int, high_first: int) -> int:
+    return _high_card(cards) if high_first else _low_card(cards)
+
+
+@njit(cache=True, nogil=True)
+def _bucket(index: int, hint: int, first: int, second: int, moves: int) -> int:
+    if index == 0:
+        return hint & moves
+    moves &= ~hint
+    if index == 1:
+        return first & moves
+    if index == 2:
+        return second & moves & ~first
+    return moves & ~first & ~second
+
+
+# --- search -----------------------------------------------------------------------------------
+
+
+UNDECIDED = -1
+
+
+@njit(cache=True, nogil=True)
+def _probe(
+    hd: int,
+    hl: int,
+    hr: int,
+    leader: int,
+    target: int,
+    trump: int,
+    misere: int,
+    n_tricks: int,
+    codes: tuple[int, int, int, int],
+    touched: int,
+    tt: np.ndarray,
+) -> tuple[int, int, int]:
+    """Answer a null-window question without search if possible: (1, 0 or UNDECIDED; key; hint).
+
+    ``n_tricks`` is the number of cards in each hand; ``codes`` the suit codes before the last
+    trick, which changed the suits in ``touched``. The key is -1 for positions too small to
+    store.
+    """
+    if target <= 0:
+        return 1, -1, NO_HINT
+    if target > n_tricks:
+        return 0, -1, NO_HINT
+    if n_tricks == 1:
+        return (1 if _last_trick(hd, hl, hr, leader, trump) >= target else 0), -1, NO_HINT
+    if n_tricks == 2:
+        reached = _two_tricks_reach(hd, hl, hr, leader, target, trump, misere)
+        return (1 if reached else 0), -1, NO_HINT
+    if misere:
+        lower, upper = _misere_bounds(hd, hl, hr, leader, n_tricks)
+    else:
+        lower, upper = _contract_bounds(hd, hl, hr, leader, trump, n_tricks)
+    if lower >= target:
+        return 1, -1, NO_HINT
+    if upper < target:
+        return 0, -1, NO_HINT
+    if n_tricks < TT_MIN_TRICKS:
+        return UNDECIDED, -1, NO_HINT
+    codes = _updated_codes(codes, touched, hl, hr, hd | hl | hr)
+    key = _position_key(codes, leader, trump, misere)
+    lower, upper, hint = _tt_bounds(tt, key, n_tricks)
+    if lower >= target:
+        return 1, key, hint
+    if upper < target:
+        return 0, key, hint
+    return UNDECIDED, key, hint
+
+
+@njit(
+    boolean(int64, int64, int64, int64, int64, int64, int64, int64, int64, int64, int64[::1]),
+    cache=True,
+    nogil=True,
+)
+def _search(
+    hd: int,
+    hl: int,
+    hr: int,
+    leader: int,
+    target: int,
+    trump: int,
+    misere: int,
+    n_tricks: int,
+    key: int,
+    hint: int,
+    tt: np.ndarray,
+) -> bool:
+    """Null-window search of a trick start that ``_probe`` left undecided.
+
+    Plays every distinct card of the trick; each seat wants the answer True if it maximises,
+    False otherwise, and stops at the first card giving it. Each next trick start is probed
+    here and searched only if the probe cannot answer.
+    """
+    tt[NODE_COUNTER] += 1
+    present = hd | hl | hr
+    codes = _updated_codes(NO_CODES, ALL_SUITS, hl, hr, present)
+    seat1 = leader
+    seat2 = (leader + 1) % N_SEATS
+    seat3 = (leader + 2) % N_SEATS
+    hand2 = _seat_hand(seat2, hd, hl, hr)
+    hand3 = _seat_hand(seat3, hd, hl, hr)
+    max1 = _is_max(seat1, misere)
+    max2 = _is_max(seat2, misere)
+    max3 = _is_max(seat3, misere)
+    moves1 = _run_tops(_seat_hand(seat1, hd, hl, hr), present)
+    first1, second1, dirs1 = _lead_order(seat1, moves1, hd, hl, hr, present, trump, misere)
+    hint1 = _hint_card(hint, moves1, present)
+    decisive = NO_HINT
+    answer1 = not max1
+    for bucket1 in range(N_BUCKETS):
+        cards1 = _bucket(bucket1, hint1, first1, second1, moves1)
+        while cards1 and answer1 != max1:
+            card1 = _pick(cards1, (dirs1 >> bucket1) & 1)
+            cards1 ^= 1 << card1
+            led = card1 >> SUIT_SHIFT
+            moves2 = _follow_moves(hand2, led, present, trump)
+            moves3 = _follow_moves(hand3, led, present, trump)
+            first2, second2, dirs2 = _follow_order(
+                seat2, moves2, led, card1, seat1, seat3, hand3, trump, misere
+            )
+            answer2 = not max2
+            for bucket2 in range(N_BUCKETS):
+                cards2 = _bucket(bucket2, 0, first2, second2, moves2)
+                while cards2 and answer2 != max2:
+                    card2 = _pick(cards2, (dirs2 >> bucket2) & 1)
+                    cards2 ^= 1 << card2
+                    best, winner = card1, seat1
+                    if _beats(card2, best, trump):
+                        best, winner = card2, seat2
+                    first3, second3, dirs3 = _follow_order(
+                        seat3, moves3, led, best, winner, -1, 0, trump, misere
+                    )
+                    answer3 = not max3
+                    for bucket3 in range(N_BUCKETS):
+                        cards3 = _bucket(bucket3, 0, first3, second3, moves3)
+                        while cards3 and answer3 != max3:
+                            card3 = _pick(cards3, (dirs3 >> bucket3) & 1)
+                            cards3 ^= 1 << card3
+                            last = seat3 if _beats(card3, best, trump) else winner
+                            kept = ~((1 << card1) | (1 << card2) | (1 << card3))
+                            next_target = target - (1 if last == DECLARER else 0)
+                            touched = (
+                                (1 << led)
+                                | (1 << (card2 >> SUIT_SHIFT))
+                                | (1 << (card3 >> SUIT_SHIFT))
+                            )
+                            decided, next_key, next_hint = _probe(
+                                hd & kept, hl & kept, hr & kept, last, next_target, trump, misere,
+                                n_tricks - 1, codes, touched, tt,
+                            )  # fmt: skip
+                            if decided != UNDECIDED:
+                                answer3 = decided == 1
+                            else:
+                                answer3 = _search(
+                                    hd & kept, hl & kept, hr & kept, last, next_target, trump,
+                                    misere, n_tricks - 1, next_key, next_hint, tt,
+                                )  # fmt: skip
+                    if answer3 == max2:
+                        answer2 = answer3
+            if answer2 == max1:
+                answer1 = answer2
+                decisive = _hint_of(card1, present)
+    if key >= 0:
+        if answer1:
+            _tt_store(tt, key, n_tricks, target, n_tricks, decisive)
+        else:
+            _tt_store(tt, key, n_tricks, 0, target - 1, decisive)
+    return answer1
+
+
+@njit(
+    boolean(int64, int64, int64, int64, int64, int64, int64, int64[::1]),
+    cache=True,
+    nogil=True,
+)
+def _reaches(
+    hd: int,
+    hl: int,
+    hr: int,
+    leader: int,
+    target: int,
+    trump: int,
+    misere: int,
+    tt: np.ndarray,
+) -> bool:
+    """Null-window test at a trick start: does the declarer take >= ``target`` more tricks?"""
+    n_tricks = _count(hd)
+    decided, key, hint = _probe(
+        hd, hl, hr, leader, target, trump, misere, n_tricks, NO_CODES, ALL_SUITS, tt
+    )
+    if decided != UNDECIDED:
+        return decided == 1
+    return _search(hd, hl, hr, leader, target, trump, misere, n_tricks, key, hint, tt)
+
+
+# --- drivers ----------------------------------------------------------------------------------
+
+
+# First guess of a trump contract's value, in hundredths: a least-squares fit on random deals of
+# the value on the declarer's top cards, trumps, aces, kings and cards outranking most of the
+# defenders' cards of their suit, shifted up by half a trick.
+GUESS_TOPS = 28
+GUESS_TRUMPS = 122
+GUESS_ACES = 74
+GUESS_KINGS = 27
+GUESS_HIGH = 16
+GUESS_OFFSET = -190
+GUESS_SCALE = 100
+ACE = SUIT_BITS - 1
+KING = SUIT_BITS - 2
+
+
+@njit(cache=True, nogil=True)
+def _guess(hd: int, hl: int, hr: int, trump: int, misere: int) -> int:
+    """A first target for the null-window steps.
+
+    Tests below the value are cheap in no trump and in misère, so those start at 1 and step up
+    (measured best); trump contracts start from a fitted estimate.
+    """
+    if misere or trump < 0:
+        return 1
+    present = hd | hl | hr
+    defence = hl | hr
+    score = GUESS_OFFSET + GUESS_TRUMPS * BIT_COUNT[_suit_of(hd, trump)]
+    for suit in range(N_SUITS):
+        held = _suit_of(hd, suit)
+        others = _suit_of(defence, suit)
+        score += GUESS_TOPS * int(TOP_RUN[(_suit_of(present, suit) << SUIT_BITS) | held])
+        score += GUESS_ACES * ((held >> ACE) & 1) + GUESS_KINGS * ((held >> KING) & 1)
+        for rank in range(SUIT_BITS):
+            if (held >> rank) & 1:
+                below = BIT_COUNT[others & ((1 << rank) - 1)]
+                score += GUESS_HIGH * (below > BIT_COUNT[others >> (rank + 1)])
+    return score // GUESS_SCALE
+
+
+@njit(
+    int64(int64, int64, int64, int64, int64, int64, int64, int64, int64[::1]),
+    cache=True,
+    nogil=True,
+)
+def exact_value(
+    hd: int,
+    hl: int,
+    hr: int,
+    leader: int,
+    trump: int,
+    misere: int,
+    lower: int,
+    upper: int,
+    tt: np.ndarray,
+) -> int:
+    """The value, known to lie in [lower, upper], by null-window steps from a guess."""
+    target = _guess(hd, hl, hr, trump, misere)
+    while lower < upper:
+        target = min(max(target, lower + 1), upper)
+        if _reaches(hd, hl, hr, leader, target, trump, misere, tt):
+            lower = target
+            target += 1
+        else:
+            upper = target - 1
+    return lower
+
+
+@njit(cache=True, nogil=True)
+def _kernel_hands(row: np.ndarray, declarer: int) -> tuple[int, int, int]:
+    """A row of seat hands, renumbered from the declarer."""
+    hd = int(row[declarer])
+    hl = int(row[(declarer + 1) % N_SEATS])
+    hr = int(row[(declarer + 2) % N_SEATS])
+    return hd, hl, hr
+
+
+@njit(
+    void(uint32[:, ::1], int64, int64, int64, int64, int64[::1], int8[::1], int64[::1]),
+    cache=True,
+    nogil=True,
+)
+def solve_batch(
+    hands: np.ndarray,
+    trump: int,
+    misere: int,
+    declarer: int,
+    leader: int,
+    tt: np.ndarray,
+    out: np.ndarray,
+    nodes: np.ndarray,
+) -> None:
+    """Exact values of many deals into ``out`` and each deal's node count into ``nodes``."""
+    kernel_leader = (leader - declarer + N_SEATS) % N_SEATS
+    for deal in range(hands.shape[0]):
+        hd, hl, hr = _kernel_hands(hands[deal], declarer)
+        before = tt[NODE_COUNTER]
+        out[deal] = exact_value(hd, hl, hr, kernel_leader, trump, misere, 0, _count(hd), tt)
+        nodes[deal] = tt[NODE_COUNTER] - before
+
+
+@njit(
+    void(uint32[:, ::1], int64, int64, int64, int64, int64, int64[::1], boolean[::1], int64[::1]),
+    cache=True,
+    nogil=True,
+)
+def makes_batch(
+    hands: np.ndarray,
+    target: int,
+    trump: int,
+    misere: int,
+    declarer: int,
+    leader: int,
+    tt: np.ndarray,
+    out: np.ndarray,
+    nodes: np.ndarray,
+) -> None:
+    """Contract: does the declarer take >= target? Misère: does he keep to <= target?"""
+    kernel_leader = (leader - declarer + N_SEATS) % N_SEATS
+    for deal in range(hands.shape[0]):
+        hd, hl, hr = _kernel_hands(hands[deal], declarer)
+        before = tt[NODE_COUNTER]
+        if misere:
+            out[deal] = not _reaches(hd, hl, hr, kernel_leader, target + 1, trump, misere, tt)
+        else:
+            out[deal] = _reaches(hd, hl, hr, kernel_leader, target, trump, misere, tt)
+        nodes[deal] = tt[NODE_COUNTER] - before
+
+
+# --- best discard -----------------------------------------------------------------------------
+
+MAX_DISCARDS = 66  # C(12, 2)
+TRUMP_COST = 4 * SUIT_BITS  # keep trumps: try discarding them last
+
+
+@njit(cache=True, nogil=True)
+def _discard_cost(card: int, hand: int, present: int, trump: int, misere: int) -> int:
+    """Heuristic rank of a discard, lower first: in a contract low cards of short side suits,
+    in misère high cards (counted by the cards above them)."""
+    suit = card >> SUIT_SHIFT
+    here = _suit_of(present, suit)
+    above = BIT_COUNT[here >> ((card & RANK_MASK) + 1)]
+    if misere:
+        return above
+    below = BIT_COUNT[here & ((1 << (card & RANK_MASK)) - 1)]
+    cost = below + 2 * BIT_COUNT[_suit_of(hand, suit)]
+    if above == 0:
+        cost += SUIT_BITS
+    if suit == trump:
+        cost += TRUMP_COST
+    return cost
+
+
+@njit(cache=True, nogil=True)
+def _discard_candidates(hand: int, present: int, trump: int, misere: int) -> tuple[np.ndarray, int]:
+    """Distinct two-card discards, best-looking first; discarding any k cards of a run of
+    equivalent cards is the same as discarding its top k, so only those are listed."""
+    masks = np.zeros(MAX_DISCARDS, dtype=np.int64)
+    costs = np.zeros(MAX_DISCARDS, dtype=np.int64)
+    tops = _run_tops(hand, present)
+    count = 0
+    for a in range(N_SUITS * SUIT_BITS):
+        if not (tops >> a) & 1:
+            continue
+        below_a = present & ((1 << a) - 1) & _suit_cards(a >> SUIT_SHIFT)
+        same_run = 0
+        if below_a:
+            next_below = _high_card(below_a)
+            if (hand >> next_below) & 1:
+                same_run = 1 << next_below
+        partners = (tops & ~((1 << (a + 1)) - 1)) | same_run
+        while partners:
+            b = _low_card(partners)
+            partners ^= 1 << b
+            masks[count] = (1 << a) | (1 << b)
+            costs[count] = _discard_cost(a, hand, present, trump, misere) + _discard_cost(
+                b, hand, present, trump, misere
+            )
+            count += 1
+    order = np.argsort(costs[:count], kind="mergesort")
+    return masks[:count][order], count
+
+
+@njit(
+    types.UniTuple(int64, 2)(int64, int64, int64, int64, int64, int64, int64[::1]),
+    cache=True,
+    nogil=True,
+)
+def best_discard(
+    hand: int,
+    hl: int,
+    hr: int,
+    leader: int,
+    trump: int,
+    misere: int,
+    tt: np.ndarray,
+) -> tuple[int, int]:
+    """Declarer's best two-card discard from ``hand`` (kernel seats): (discard mask, value).
+
+    The first candidate is solved exactly; each later one is only asked whether it beats the
+    best value so far (a null-window test), and solved exactly only if it does.
+    """
+    present = hand | hl | hr
+    n_tricks = _count(hl)
+    candidates, count = _discard_candidates(hand, present, trump, misere)
+    best_mask = candidates[0]
+    value = exact_value(hand & ~best_mask, hl, hr, leader, trump, misere, 0, n_tricks, tt)
+    for index in range(1, count):
+        kept = hand & ~candidates[index]
+        if misere:
+            if value == 0:
+                break
+            if not _reaches(kept, hl, hr, leader, value, trump, misere, tt):
+                value = exact_value(kept, hl, hr, leader, trump, misere, 0, value - 1, tt)
+                best_mask = candidates[index]
+        else:
+            if value == n_tricks:
+                break
+            if _reaches(kept, hl, hr, leader, value + 1, trump, misere, tt):
+                value = exact_value(kept, hl, hr, leader, trump, misere, value + 1, n_tricks, tt)
+                best_mask = candidates[index]
+    return best_mask, value

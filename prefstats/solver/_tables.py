@@ -1,0 +1,131 @@
+"""Per-suit lookup tables for the solver kernels, built once at import with numpy.
+
+The kernels in ``_search`` read these as global constants, frozen into their compiled (and
+cached) code: after changing a table, touch ``_search.py`` so that numba recompiles.
+
+A suit holding is an 8-bit mask (bit = rank, 7..A = 0..7). Two-argument tables are indexed by
+``(present << SUIT_BITS) | holding``, where ``present`` is the set of the suit's cards still in
+play and ``holding`` a subset of it.
+
+- ``SQUEEZE``: the holding with the cards not in ``present`` squeezed out (bit i = the i-th lowest
+  present card), so that only relative ranks remain.
+- ``RUN_TOPS``: the highest card of each run of the holding, a run being cards adjacent among the
+  present cards. Cards of one run are interchangeable, so the search tries one of them.
+- ``TOP_RUN``: how many of the present cards, counted from the top, the holding has in a row.
+- ``TERNARY``: a squeezed holding read as base-3 digits (bit i → 3**i), to number ownerships.
+- ``LENGTH_OFFSET``: where the ownership codes of suits with l present cards start; a suit's
+  code is ``LENGTH_OFFSET[l] + sum(owner_i * 3**i)`` with owners 0, 1, 2 for its cards low to high.
+- ``LOW_BIT`` / ``HIGH_BIT``: index of the lowest / highest set bit of an 8-bit mask (-1 if none).
+- ``BIT_COUNT``: number of set bits of an 8-bit mask.
+- ``ALWAYS_UNDER``: indexed by ``(mine << 8) | theirs``, 1 if for every i the i-th lowest card of
+  ``mine`` is below the i-th lowest of ``theirs`` (as far as both go). In misère, a declarer whose
+  holding is so placed against the defenders' combined holding can play under every card they
+  lead in the suit, however they play it and whatever they discard.
+- ``SELECT``: indexed by ``(present << 3) | i``, the rank of the i-th lowest present card (-1 if
+  there are not that many), turning a relative rank back into a card.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+SUIT_BITS = 8
+SUIT_SIZE = 1 << SUIT_BITS  # number of 8-bit holdings
+N_OWNERS = 3
+N_SUIT_CODES = sum(N_OWNERS**length for length in range(SUIT_BITS + 1))  # 9841
+
+
+def _bits(values: np.ndarray, bit: int) -> np.ndarray:
+    return (values >> bit) & 1
+
+
+def _pair_grid() -> tuple[np.ndarray, np.ndarray]:
+    index = np.arange(SUIT_SIZE * SUIT_SIZE, dtype=np.int64)
+    return index >> SUIT_BITS, index & (SUIT_SIZE - 1)
+
+
+def _squeeze_table() -> np.ndarray:
+    present, held = _pair_grid()
+    out = np.zeros_like(present)
+    position = np.zeros_like(present)
+    for bit in range(SUIT_BITS):
+        is_present = _bits(present, bit)
+        out |= (_bits(held, bit) & is_present) << position
+        position += is_present
+    return out.astype(np.uint8)
+
+
+def _run_tops_table() -> np.ndarray:
+    """Highest card of each run: held, and the next present card above it is not held."""
+    present, held = _pair_grid()
+    out = np.zeros_like(present)
+    next_above_held = np.zeros_like(present)  # scanning down: is the next present card held?
+    for bit in reversed(range(SUIT_BITS)):
+        is_held = _bits(held, bit) & _bits(present, bit)
+        out |= (is_held & (1 - next_above_held)) << bit
+        is_present = _bits(present, bit).astype(bool)
+        next_above_held = np.where(is_present, is_held, next_above_held)
+    return out.astype(np.uint8)
+
+
+def _top_run_table() -> np.ndarray:
+    present, held = _pair_grid()
+    count = np.zeros_like(present)
+    running = np.ones_like(present)  # still in the unbroken top run
+    for bit in reversed(range(SUIT_BITS)):
+        is_present = _bits(present, bit)
+        is_held = _bits(held, bit) & is_present
+        running &= 1 - (is_present & (1 - is_held))
+        count += running & is_held
+    return count.astype(np.uint8)
+
+
+def _ternary_table() -> np.ndarray:
+    masks = np.arange(SUIT_SIZE, dtype=np.int64)
+    return sum(_bits(masks, bit) * N_OWNERS**bit for bit in range(SUIT_BITS)).astype(np.int64)
+
+
+def _length_offsets() -> np.ndarray:
+    sizes = [N_OWNERS**length for length in range(SUIT_BITS + 1)]
+    return np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+
+
+def _bit_index_tables() -> tuple[np.ndarray, np.ndarray]:
+    low = np.full(SUIT_SIZE, -1, dtype=np.int64)
+    high = np.full(SUIT_SIZE, -1, dtype=np.int64)
+    for mask in range(1, SUIT_SIZE):
+        bits = [bit for bit in range(SUIT_BITS) if mask >> bit & 1]
+        low[mask], high[mask] = bits[0], bits[-1]
+    return low, high
+
+
+SQUEEZE = _squeeze_table()
+RUN_TOPS = _run_tops_table()
+TOP_RUN = _top_run_table()
+TERNARY = _ternary_table()
+LENGTH_OFFSET = _length_offsets()
+LOW_BIT, HIGH_BIT = _bit_index_tables()
+BIT_COUNT = np.array([bin(mask).count("1") for mask in range(SUIT_SIZE)], dtype=np.int64)
+
+
+def _select_table() -> np.ndarray:
+    table = np.full(SUIT_SIZE * SUIT_BITS, -1, dtype=np.int64)
+    for present in range(SUIT_SIZE):
+        ranks = [bit for bit in range(SUIT_BITS) if present >> bit & 1]
+        for index, rank in enumerate(ranks):
+            table[present * SUIT_BITS + index] = rank
+    return table
+
+
+SELECT = _select_table()
+
+
+def _always_under_table() -> np.ndarray:
+    nth = SELECT.reshape(SUIT_SIZE, SUIT_BITS)  # i-th lowest rank of each mask, -1 if none
+    mine, theirs = _pair_grid()
+    mine_nth, their_nth = nth[mine], nth[theirs]
+    fine = (mine_nth < 0) | (their_nth < 0) | (mine_nth < their_nth)
+    return fine.all(axis=1).astype(np.uint8)
+
+
+ALWAYS_UNDER = _always_under_table()

@@ -1,0 +1,120 @@
+"""Naive twins of the solver: plain memoised minimax over every legal card, in pure Python.
+
+Deliberately straightforward: no equivalent-card pruning, no bounds, no relative ranks. It follows
+RULES.md "Play" literally: must follow suit; void in the led suit, must trump if holding a trump;
+otherwise any card. Highest trump wins, else highest card of the led suit; the trick's winner
+leads next. Card bit = 8·suit + rank.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from itertools import combinations
+
+N_SEATS = 3
+SUIT_BITS = 8
+
+
+def cards_of(mask: int) -> list[int]:
+    """Card bits of a mask, low to high."""
+    return [bit for bit in range(4 * SUIT_BITS) if mask >> bit & 1]
+
+
+def suit_of(card: int) -> int:
+    return card // SUIT_BITS
+
+
+def legal_cards(hand: int, led_suit: int | None, trump: int | None) -> list[int]:
+    """Cards the holder of ``hand`` may play to a trick led in ``led_suit`` (None: leading)."""
+    cards = cards_of(hand)
+    if led_suit is None:
+        return cards
+    follow = [card for card in cards if suit_of(card) == led_suit]
+    if follow:
+        return follow
+    trumps = [card for card in cards if trump is not None and suit_of(card) == trump]
+    return trumps or cards
+
+
+def trick_winner(cards: tuple[int, ...], seats: tuple[int, ...], trump: int | None) -> int:
+    """Seat winning a complete trick: highest trump, else highest card of the led suit."""
+    led_suit = suit_of(cards[0])
+    trumps = [
+        (card, seat) for card, seat in zip(cards, seats, strict=False) if suit_of(card) == trump
+    ]
+    if trumps:
+        return max(trumps)[1]
+    return max(
+        (card, seat) for card, seat in zip(cards, seats, strict=False) if suit_of(card) == led_suit
+    )[1]
+
+
+def naive_value(
+    hands: tuple[int, int, int],
+    *,
+    trump: int | None = None,
+    misere: bool = False,
+    declarer: int = 0,
+    leader: int = 0,
+    trick: tuple[int, ...] = (),
+) -> int:
+    """Declarer's tricks from a position, with ``trick`` the cards already played to it."""
+    return _value(tuple(hands), trump, misere, declarer, leader, tuple(trick))
+
+
+@cache
+def _value(
+    hands: tuple[int, ...],
+    trump: int | None,
+    misere: bool,
+    declarer: int,
+    leader: int,
+    trick: tuple[int, ...],
+) -> int:
+    seat = (leader + len(trick)) % N_SEATS
+    if len(trick) == N_SEATS:
+        seats = tuple((leader + step) % N_SEATS for step in range(N_SEATS))
+        winner = trick_winner(trick, seats, trump)
+        won = 1 if winner == declarer else 0
+        if hands[0] == 0:
+            return won
+        return won + _value(hands, trump, misere, declarer, winner, ())
+    led_suit = suit_of(trick[0]) if trick else None
+    values = []
+    for card in legal_cards(hands[seat], led_suit, trump):
+        after = list(hands)
+        after[seat] ^= 1 << card
+        values.append(_value(tuple(after), trump, misere, declarer, leader, (*trick, card)))
+    maximises = (seat == declarer) != misere
+    return max(values) if maximises else min(values)
+
+
+def naive_best_discard(
+    hand: int,
+    others: tuple[int, int],
+    *,
+    trump: int | None = None,
+    misere: bool = False,
+    declarer: int = 0,
+    leader: int = 0,
+) -> int:
+    """Best value over all two-card discards from ``hand``, by brute force."""
+    values = []
+    for pair in combinations(cards_of(hand), 2):
+        kept = hand & ~sum(1 << card for card in pair)
+        seats = list(others)
+        seats.insert(declarer, kept)
+        value = naive_value(
+            (seats[0], seats[1], seats[2]),
+            trump=trump,
+            misere=misere,
+            declarer=declarer,
+            leader=leader,
+        )
+        values.append(value)
+    return min(values) if misere else max(values)
+
+
+def clear_cache() -> None:
+    """Forget memoised positions (call between unrelated deals to bound memory)."""
+    _value.cache_clear()
