@@ -10,12 +10,17 @@ import importlib
 import sys
 from collections.abc import Callable, Sequence
 
-from prefstats.cards import Style
+from prefstats.cards import Style, parse_hand
 from prefstats.deal import Deal, deal_many
+from prefstats.rules import RULE_SETS, Contract, Strain
+from prefstats.simulate import DISCARDS, EVALUATORS
 
 BENCHMARKS = {
     "deal": "prefstats.benchmarks.deal",
+    "solver": "prefstats.benchmarks.solver",
+    "calibration": "prefstats.benchmarks.calibration",
 }
+SEAT_NAMES = ("first", "second", "third")
 
 
 def cmd_deal(args: argparse.Namespace) -> None:
@@ -32,6 +37,64 @@ def cmd_bench(args: argparse.Namespace) -> None:
     module.main()
 
 
+def parse_hands(text: str) -> list[int]:
+    """Three hands ``"first | second | third"``, or a whole deal with the talon (ignored)."""
+    fields = text.split("|")
+    if len(fields) not in (3, 4):
+        raise ValueError(f"give 3 hands (or a deal of 4 parts) separated by '|', got {text!r}")
+    hands = []
+    for name, field in zip(SEAT_NAMES, fields[:3], strict=False):
+        try:
+            hands.append(parse_hand(field))
+        except ValueError as err:
+            raise ValueError(f"{name} hand: {err}") from None
+    return hands
+
+
+def cmd_solve(args: argparse.Namespace) -> None:
+    """Print the declarer's double-dummy tricks, or with ``--table`` every contract's."""
+    from prefstats.solver import solve
+
+    hands = parse_hands(args.deal)
+    if not args.table:
+        contract = Contract.parse(args.contract)
+        tricks = solve(
+            hands, trump=contract.trump, misere=contract.is_misere, declarer=args.declarer,
+            leader=args.leader,
+        )  # fmt: skip
+        print(tricks)
+        return
+    strains = [*(Contract(6, s) for s in Strain), Contract.misere()]
+    header = "".join(f" D{d}L{lead}" for d in range(3) for lead in range(3))
+    print(f"{'':7}{header}    (declarer's tricks; D = declarer seat, L = leader seat)")
+    for c in strains:
+        name = "misère" if c.is_misere else str(c)[1:]
+        cells = [
+            solve(hands, trump=c.trump, misere=c.is_misere, declarer=d, leader=lead)
+            for d in range(3)
+            for lead in range(3)
+        ]
+        print(f"{name:7}" + "".join(f"{t:5d}" for t in cells))
+
+
+def cmd_study(args: argparse.Namespace) -> None:
+    """Run or resume a study, then print its summary and the verdict on Codex note 40."""
+    from prefstats.results import summarize
+    from prefstats.simulate import StudySpec, run_study
+
+    spec = StudySpec(
+        deals=args.deals, seed=args.seed, chunk_size=args.chunk_size, evaluator=args.evaluator,
+        discard=args.discard, rules=args.rules, potential=args.potential,
+    )  # fmt: skip
+    folder = run_study(
+        spec, args.out, jobs=args.jobs, backend=args.backend, scheduler=args.scheduler
+    )
+    summary = summarize(folder)
+    events = ["nine", "ten", "nine or ten", "misère", "all-pass", "misère / nine"]
+    print(summary[summary.event.isin(events)].to_string(index=False))
+    print(summary.attrs["verdict"])
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
     parser = argparse.ArgumentParser(
@@ -44,6 +107,28 @@ def build_parser() -> argparse.ArgumentParser:
     deal.add_argument("--seed", type=int, default=None, help="random seed (default: fresh)")
     deal.add_argument("--ru", action="store_true", help="Russian rank letters (В Д К Т)")
     deal.set_defaults(func=cmd_deal)
+
+    solve = sub.add_parser("solve", help="double-dummy tricks of a deal")
+    solve.add_argument("deal", help='"first | second | third" hands (a talon part is ignored)')
+    solve.add_argument("--contract", default="6NT", help="e.g. 8♠, 7NT, misère (default 6NT)")
+    solve.add_argument("--declarer", type=int, choices=range(3), default=0)
+    solve.add_argument("--leader", type=int, choices=range(3), default=0)
+    solve.add_argument("--table", action="store_true", help="every strain, declarer and leader")
+    solve.set_defaults(func=cmd_solve)
+
+    study = sub.add_parser("study", help="deal, bid, solve and score many deals (resumable)")
+    study.add_argument("--deals", type=_positive_int, default=100_000, help="number of deals")
+    study.add_argument("--seed", type=int, default=1, help="seed of the whole run (default 1)")
+    study.add_argument("--jobs", type=_positive_int, default=1, help="worker processes")
+    study.add_argument("--backend", choices=["loky", "dask"], default="loky")
+    study.add_argument("--scheduler", default=None, help="dask scheduler address (dask backend)")
+    study.add_argument("--evaluator", choices=list(EVALUATORS), default="heuristic")
+    study.add_argument("--discard", choices=list(DISCARDS), default="heuristic")
+    study.add_argument("--rules", choices=sorted(RULE_SETS), default="codex")
+    study.add_argument("--potential", action="store_true", help="also every seat's DD potential")
+    study.add_argument("--chunk-size", type=_positive_int, default=20_000, help="deals per chunk")
+    study.add_argument("--out", required=True, help="run folder, e.g. data/runs/NAME")
+    study.set_defaults(func=cmd_study)
 
     bench = sub.add_parser("bench", help="print benchmark figures")
     bench.add_argument("name", choices=sorted(BENCHMARKS), help="what to benchmark")

@@ -30,3 +30,33 @@ def test_bad_arguments_exit_with_usage(capsys):
     assert "must be a positive integer" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["bench", "nothing"])
+
+
+DEAL = "♠7 10 J ♣10 ♦7 9 10 K A ♥9 | ♠9 ♣7 8 9 Q K A ♥7 K A | ♠8 Q K A ♣J ♦8 Q ♥8 10 J"
+
+
+def test_solve_prints_the_golden_value(capsys):
+    # tests/golden/solver_deals.json: this deal, ♦ trumps, declarer 0, leader 0 → 5 tricks.
+    assert main(["solve", DEAL, "--contract", "6♦"]) == 0
+    assert capsys.readouterr().out.strip() == "5"
+
+
+def test_solve_table_has_every_strain_declarer_and_leader(capsys):
+    from prefstats.cards import parse_hand
+    from prefstats.solver import solve
+
+    main(["solve", DEAL, "--table"])
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in lines[1:]] == ["♠", "♣", "♦", "♥", "NT", "misère"]
+    misere = [int(x) for x in lines[-1].split()[1:]]
+    hands = [parse_hand(h) for h in DEAL.split("|")]
+    assert misere[5] == solve(hands, misere=True, declarer=1, leader=2)
+
+
+def test_solve_errors(capsys):
+    assert main(["solve", "♠7 | ♠8", "--contract", "6♠"]) == 2
+    assert "give 3 hands" in capsys.readouterr().err
+    assert main(["solve", DEAL, "--contract", "6X"]) == 2
+    assert "bad contract '6X'" in capsys.readouterr().err
+    assert main(["solve", DEAL.replace("♥9", "♥9 A"), "--contract", "6♠"]) == 2
+    assert "card ♥A is in seats 0 and 1" in capsys.readouterr().err

@@ -1,0 +1,112 @@
+"""The study pipeline: row invariants, resume, backends, summary arithmetic."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from prefstats.bidding import ALL_PASS, MISERE_RANK
+from prefstats.results import summarize
+from prefstats.rules import LADDER, RuleSet
+from prefstats.runs import chunk_path, load_run
+from prefstats.scoring import PlayedDeal, score_deal
+from prefstats.simulate import StudySpec, run_study, study_chunk
+from prefstats.solver import solve
+
+SPEC = StudySpec(deals=3000, seed=5, chunk_size=1000)
+
+
+@pytest.fixture(scope="module")
+def table():
+    return study_chunk(SPEC.as_run_spec(), 3000, np.random.SeedSequence(5, spawn_key=(0,)))
+
+
+def test_rows_are_consistent(table):
+    declared = table[table.declarer != ALL_PASS]
+    assert len(declared) > 500 and (table.declarer == ALL_PASS).sum() > 500
+    hands = declared[["first", "second", "third"]].to_numpy()
+    seat = declared.declarer.to_numpy()
+    own = hands[np.arange(len(hands)), seat] | declared.talon.to_numpy()
+    discard = declared.discard.to_numpy()
+    assert ((own & discard) == discard).all() and (np.bitwise_count(discard) == 2).all()
+    assert (declared.contract >= declared.bid).all()
+    assert ((declared.bid == MISERE_RANK) == (declared.contract == MISERE_RANK)).all()
+    passed = table[table.declarer == ALL_PASS]
+    assert (passed.contract == -1).all() and (passed.tricks == -1).all() and not passed.made.any()
+
+
+def test_tricks_are_the_solvers_and_made_and_score_follow(table):
+    declared = table[table.declarer != ALL_PASS].head(40)
+    for row in declared.itertuples():
+        hands = [row.first, row.second, row.third]
+        hands[row.declarer] = (hands[row.declarer] | row.talon) & ~row.discard
+        contract = LADDER[row.contract]
+        expected = solve(
+            hands, trump=contract.trump, misere=contract.is_misere, declarer=row.declarer
+        )
+        assert row.tricks == expected
+        made = row.tricks == 0 if contract.is_misere else row.tricks >= contract.level
+        assert row.made == made
+        rest = 10 - row.tricks
+        tricks = [0, 0, 0]
+        tricks[row.declarer] = row.tricks
+        defenders = [(row.declarer + 1) % 3, (row.declarer + 2) % 3]
+        tricks[defenders[0]], tricks[defenders[1]] = rest - rest // 2, rest // 2
+        deal = PlayedDeal(tuple(tricks), contract, row.declarer)
+        assert row.score == pytest.approx(score_deal(deal, RuleSet()).net()[row.declarer])
+
+
+class Stop(Exception):
+    pass
+
+
+def test_resume_after_interruption_gives_the_same_summary(tmp_path, monkeypatch):
+    import prefstats.runs as runs
+
+    real = runs.write_table
+    calls = []
+
+    def dying_write(table, path, provenance):
+        if len(calls) == 1:
+            raise Stop  # the process dies while writing its second chunk
+        calls.append(path)
+        real(table, path, provenance)
+
+    monkeypatch.setattr(runs, "write_table", dying_write)
+    with pytest.raises(Stop):
+        run_study(SPEC, tmp_path / "run", progress=False)
+    monkeypatch.setattr(runs, "write_table", real)
+    assert chunk_path(tmp_path / "run", 0).exists()
+    assert not chunk_path(tmp_path / "run", 1).exists()
+    run_study(SPEC, tmp_path / "run", progress=False)
+    run_study(SPEC, tmp_path / "fresh", progress=False)
+    pd.testing.assert_frame_equal(summarize(tmp_path / "run"), summarize(tmp_path / "fresh"))
+    pd.testing.assert_frame_equal(load_run(tmp_path / "run"), load_run(tmp_path / "fresh"))
+
+
+def test_dask_equals_loky(tmp_path):
+    spec = StudySpec(deals=1200, seed=9, chunk_size=400)
+    run_study(spec, tmp_path / "loky", jobs=2, progress=False)
+    run_study(spec, tmp_path / "dask", jobs=2, backend="dask", progress=False)
+    pd.testing.assert_frame_equal(load_run(tmp_path / "loky"), load_run(tmp_path / "dask"))
+
+
+def test_summary_counts_add_up(table):
+    summary = summarize(table)
+    for measure in ("bid", "played"):
+        rows = summary[summary.measure == measure].set_index("event")
+        contracts = rows.loc[[str(c) for c in LADDER], "count"].sum()
+        assert contracts + rows.loc["all-pass", "count"] == len(table)
+        assert (
+            rows.loc["nine or ten", "count"] == rows.loc["nine", "count"] + rows.loc["ten", "count"]
+        )
+        assert (rows["n"] == len(table)).all()
+        assert ((rows.low <= rows.frequency) & (rows.frequency <= rows.high)).all()
+
+
+def test_bad_spec():
+    with pytest.raises(ValueError, match="unknown evaluator 'psychic'"):
+        StudySpec(deals=10, seed=1, evaluator="psychic")
+    with pytest.raises(ValueError, match="unknown rule set"):
+        StudySpec(deals=10, seed=1, rules="moscow")
+    with pytest.raises(ValueError, match="--deals must be positive"):
+        StudySpec(deals=0, seed=1)
