@@ -18,7 +18,7 @@ class0..class3                 suit classes of the declarer's ten cards (SuitCla
 
 With ``potential`` it adds, for each seat s, ``potential{s}`` (the highest contract the seat makes
 double-dummy with the talon, its best discard and best trump, the first hand leading) and
-``clean{s}`` (it takes no trick on misère likewise), see ``prefstats.potential``.
+``clean{s}`` (it takes no trick on misère likewise), see ``solver.potential_many``.
 """
 
 from __future__ import annotations
@@ -40,10 +40,10 @@ from prefstats.misere import class_codes
 from prefstats.rules import LADDER, RuleSet, Strain
 from prefstats.runs import run_chunks
 from prefstats.scoring import contract_net_table, misere_net
-from prefstats.solver import solve_many
+from prefstats.solver import best_discard_many, potential_many, solve_many
 
-EVALUATORS = ("heuristic",)
-DISCARDS = ("heuristic",)
+EVALUATORS = ("heuristic", "oracle")
+DISCARDS = ("heuristic", "dd")
 N_SEATS = 3
 FIRST_HAND = 0  # leads to the first trick, whoever declares (RULES.md "Cards and deal")
 LEVEL_OF_RANK = np.array([c.level for c in LADDER], dtype=np.int8)
@@ -99,8 +99,15 @@ def study_chunk(spec: dict[str, Any], rows: int, seed: np.random.SeedSequence) -
     """One chunk of a study: ``rows`` deals from ``seed`` (see the module docstring)."""
     rules = RuleSet.named(spec["rules"])
     deals = deal_many(rows, seed)
-    evaluator = HeuristicEvaluator()
-    limits = np.stack([evaluator.limits(deals[:, s], s) for s in range(N_SEATS)], axis=1)
+    potential = (
+        potential_many(deals) if spec["potential"] or spec["evaluator"] == "oracle" else None
+    )
+    if spec["evaluator"] == "oracle":
+        assert potential is not None
+        limits = oracle_limits(*potential)
+    else:
+        evaluator = HeuristicEvaluator()
+        limits = np.stack([evaluator.limits(deals[:, s], s) for s in range(N_SEATS)], axis=1)
     auction = auction_many(limits, rules)
     table = pd.DataFrame(
         {
@@ -110,14 +117,41 @@ def study_chunk(spec: dict[str, Any], rows: int, seed: np.random.SeedSequence) -
             "declarer": auction[:, 0], "bid": auction[:, 1],
         }
     )  # fmt: skip
-    play = play_contracts(deals, auction[:, 0], auction[:, 1], rules)
-    return pd.concat([table, play], axis=1)
+    play = play_contracts(deals, auction[:, 0], auction[:, 1], rules, spec["discard"])
+    parts = [table, play]
+    if spec["potential"]:
+        assert potential is not None
+        best, clean = potential
+        parts.append(
+            pd.DataFrame(
+                {
+                    **{f"potential{s}": best[:, s] for s in range(N_SEATS)},
+                    **{f"clean{s}": clean[:, s] for s in range(N_SEATS)},
+                }
+            )
+        )
+    return pd.concat(parts, axis=1)
+
+
+def oracle_limits(best: np.ndarray, clean: np.ndarray) -> np.ndarray:
+    """The oracle's limits: each seat's potential, or misère when it is clean double-dummy and
+    no nine is makeable (a nine outranks misère)."""
+    return np.where(clean & (best < MISERE_RANK), MISERE_RANK, best).astype(np.int8)
 
 
 def play_contracts(
-    deals: np.ndarray, declarers: np.ndarray, bids: np.ndarray, rules: RuleSet
+    deals: np.ndarray,
+    declarers: np.ndarray,
+    bids: np.ndarray,
+    rules: RuleSet,
+    discard_policy: str = "heuristic",
 ) -> pd.DataFrame:
-    """Talon, heuristic discard and final contract, double-dummy play and score, per deal."""
+    """Talon, discard and final contract, double-dummy play and score, per deal.
+
+    The final contract is always named by the heuristic (``declarer.contract_discards``); the
+    discard follows ``discard_policy``: ``heuristic``, or ``dd``, the best discard for that
+    contract knowing the layout (``solver.best_discard_many``), an optimistic bound.
+    """
     n = len(deals)
     contract = np.full(n, -1, np.int8)
     discard = np.zeros(n, np.uint32)
@@ -131,6 +165,8 @@ def play_contracts(
     trick_discard, final = contract_discards(hands12[~misere], bids[declared[~misere]])
     discard[declared[~misere]] = trick_discard
     contract[declared[~misere]] = final
+    if discard_policy == "dd":
+        discard[declared] = dd_discards(deals[declared], seats, contract[declared])
     hands = deals[:, :N_SEATS].copy()
     hands[declared, seats] = hands12 & ~discard[declared]
     tricks[declared] = solve_by_group(hands[declared], seats, contract[declared])
@@ -142,6 +178,20 @@ def play_contracts(
             **declarer_classes(hands, declarers),
         }
     )  # fmt: skip
+
+
+def dd_discards(deals: np.ndarray, declarers: np.ndarray, contracts: np.ndarray) -> np.ndarray:
+    """The double-dummy best discard for each deal's contract, one batch per strain."""
+    discards = np.zeros(len(deals), np.uint32)
+    strains = STRAIN_OF_RANK[contracts]
+    for strain in (-1, *Strain):
+        rows = np.flatnonzero(strains == strain)
+        if rows.size:
+            trump = int(strain) if 0 <= strain < N_SUITS else None
+            discards[rows] = best_discard_many(
+                deals[rows], declarers[rows], trump=trump, misere=strain == -1
+            )[0]
+    return discards
 
 
 def solve_by_group(hands: np.ndarray, declarers: np.ndarray, contracts: np.ndarray) -> np.ndarray:

@@ -6,7 +6,7 @@ import pytest
 
 from prefstats.bidding import ALL_PASS, MISERE_RANK
 from prefstats.results import summarize
-from prefstats.rules import LADDER, RuleSet
+from prefstats.rules import LADDER, Contract, RuleSet
 from prefstats.runs import chunk_path, load_run
 from prefstats.scoring import PlayedDeal, score_deal
 from prefstats.simulate import StudySpec, run_study, study_chunk
@@ -110,3 +110,33 @@ def test_bad_spec():
         StudySpec(deals=10, seed=1, rules="moscow")
     with pytest.raises(ValueError, match="--deals must be positive"):
         StudySpec(deals=0, seed=1)
+
+
+def test_potential_columns_and_summary(tmp_path):
+    spec = StudySpec(deals=300, seed=3, chunk_size=300, potential=True)
+    run_study(spec, tmp_path / "run", progress=False)
+    table = load_run(tmp_path / "run")
+    for s in range(3):
+        assert {f"potential{s}", f"clean{s}"} <= set(table.columns)
+    # The potential (best discard, best strain) is never below what the heuristic discard
+    # achieved in the played strain: Contract(tricks, strain) for a made game.
+    made = table[(table.declarer >= 0) & table.made & (table.contract != MISERE_RANK)]
+    assert len(made) > 20
+    for row in made.itertuples():
+        achieved = Contract(min(int(row.tricks), 10), LADDER[row.contract].strain)
+        assert getattr(row, f"potential{row.declarer}") >= achieved.rank
+    misere = table[(table.contract == MISERE_RANK) & table.made]
+    for row in misere.itertuples():
+        assert getattr(row, f"clean{row.declarer}")
+    summary = summarize(table)
+    assert set(summary[summary.measure == "potential"].event) >= {"nine or ten", "misère"}
+
+
+def test_oracle_and_dd_discard():
+    spec = StudySpec(deals=200, seed=4, evaluator="oracle", discard="dd").as_run_spec()
+    table = study_chunk(spec, 200, np.random.SeedSequence(4, spawn_key=(0,)))
+    # The oracle bids only what is makeable with the best discard; the played contract is named
+    # by the heuristic and the dd discard is the best for it, so misères are never caught.
+    misere = table[table.contract == MISERE_RANK]
+    assert len(misere) > 10 and misere.made.all()
+    assert (table.declarer != ALL_PASS).mean() > 0.8

@@ -31,7 +31,15 @@ import numpy as np
 
 from prefstats.solver import _search
 
-__all__ = ["best_card", "best_discard", "makes_many", "solve", "solve_many"]
+__all__ = [
+    "best_card",
+    "best_discard",
+    "best_discard_many",
+    "makes_many",
+    "potential_many",
+    "solve",
+    "solve_many",
+]
 
 N_SEATS = 3
 N_SUITS = 4
@@ -458,3 +466,97 @@ def _beats(card: int, best: int, trump: int) -> bool:
     """Does ``card`` beat the trick's best card so far (RULES.md "Play")?"""
     card_suit, best_suit = card >> _search.SUIT_SHIFT, best >> _search.SUIT_SHIFT
     return card > best if card_suit == best_suit else card_suit == trump
+
+
+def potential_many(
+    deals: np.ndarray, *, min_level: int = 6, n_jobs: int = 1
+) -> tuple[np.ndarray, np.ndarray]:
+    """Dealt potential of every seat: for each deal (first, second, third hand, talon) and seat,
+    the highest contract it makes double-dummy with the talon, its best discard and best trump,
+    the first hand leading, as a ladder rank of ``prefstats.rules.LADDER`` (-1: nothing from
+    ``min_level`` up); and whether it takes no trick on misère likewise (a clean misère).
+
+    Returns ``(best int8 (n, 3), clean bool (n, 3))``.
+
+    >>> from prefstats.deal import Deal
+    >>> deal = Deal.parse("♠7 8 9 10 J Q K A ♣A ♦A | ♣7 8 9 10 J Q K ♦7 8 9 | "
+    ...                   "♦10 J Q K ♥7 8 9 10 J Q | ♥K A")
+    >>> best, clean = potential_many(np.array([deal.parts], dtype=np.uint32))
+    >>> from prefstats.rules import LADDER
+    >>> str(LADDER[best[0, 0]]), bool(clean[0, 1])
+    ('10NT', True)
+    """
+    from prefstats.rules import LADDER
+
+    full = _check_deals(deals)
+    if not 6 <= min_level <= 10:
+        raise ValueError(f"min_level must be 6..10, got {min_level}")
+    code = np.full((len(full), N_SEATS), -1, dtype=np.int8)
+    clean = np.zeros((len(full), N_SEATS), dtype=np.bool_)
+
+    def run(chunk: slice) -> None:
+        _search.potential_batch(full[chunk], min_level, _table(), code[chunk], clean[chunk])
+
+    _run_chunks(run, len(full), _check_jobs(n_jobs))
+    # Kernel code level*5 + strain -> ladder rank (misère sits between 8NT and 9♠).
+    to_rank = np.full(11 * 5, -1, dtype=np.int8)
+    for rank, contract in enumerate(LADDER):
+        if not contract.is_misere:
+            to_rank[contract.level * 5 + int(contract.strain)] = rank  # type: ignore[arg-type]
+    best = np.where(code >= 0, to_rank[np.clip(code, 0, None)], -1).astype(np.int8)
+    return best, clean
+
+
+def best_discard_many(
+    deals: np.ndarray,
+    declarers: np.ndarray,
+    *,
+    trump: int | None = None,
+    misere: bool = False,
+    n_jobs: int = 1,
+) -> tuple[np.ndarray, np.ndarray]:
+    """``best_discard`` for many deals at once, the first hand leading: each row of ``deals``
+    is (first, second, third hand, talon) and ``declarers[i]`` takes the talon.
+
+    Returns ``(discards uint32 (n,), tricks int8 (n,))``.
+
+    >>> from prefstats.deal import deal_many
+    >>> deals = deal_many(3, seed=1)
+    >>> discards, tricks = best_discard_many(deals, np.array([0, 1, 2]), trump=0)
+    >>> [best_discard(int(d[s] | d[3]), [int(d[o]) for o in range(3) if o != s], trump=0,
+    ...               declarer=s)[1] for s, d in enumerate(deals)] == tricks.tolist()
+    True
+    """
+    trump_code = _check_contract(trump, misere)
+    full = _check_deals(deals)
+    seats = np.asarray(declarers)
+    if seats.shape != (len(full),) or (len(seats) and (seats.min() < 0 or seats.max() > 2)):
+        raise ValueError("declarers must be one seat 0..2 per deal")
+    seats = np.ascontiguousarray(seats, dtype=np.int64)
+    discards = np.zeros(len(full), dtype=np.uint32)
+    tricks = np.zeros(len(full), dtype=np.int8)
+
+    def run(chunk: slice) -> None:
+        _search.best_discard_batch(
+            full[chunk], seats[chunk], trump_code, int(misere), _table(), discards[chunk],
+            tricks[chunk],
+        )  # fmt: skip
+
+    _run_chunks(run, len(full), _check_jobs(n_jobs))
+    return discards, tricks
+
+
+def _check_deals(deals: np.ndarray) -> np.ndarray:
+    """A C-contiguous uint32 (n, 4) copy of full deals: three 10-card hands and a 2-card talon."""
+    array = np.asarray(deals)
+    if array.ndim != 2 or array.shape[1] != N_SEATS + 1:
+        raise ValueError(f"deals must have shape (n, 4): 3 hands and the talon, got {array.shape}")
+    hands = _check_array(np.ascontiguousarray(array[:, :N_SEATS]))
+    if len(array) and not (np.bitwise_count(hands[:, 0]) == MAX_HAND).all():
+        raise ValueError("full deals needed: three 10-card hands and a 2-card talon")
+    talon = np.ascontiguousarray(array[:, N_SEATS], dtype=np.uint32)
+    if len(array) and not (np.bitwise_count(talon) == TALON).all():
+        raise ValueError("the talon (column 3) must hold 2 cards")
+    if ((hands[:, 0] | hands[:, 1] | hands[:, 2]) & talon).any():
+        raise ValueError("the talon shares cards with a hand")
+    return np.ascontiguousarray(np.column_stack([hands, talon]), dtype=np.uint32)

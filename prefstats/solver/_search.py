@@ -1111,3 +1111,85 @@ def best_discard(
                 value = exact_value(kept, hl, hr, leader, trump, misere, value + 1, n_tricks, tt)
                 best_mask = candidates[index]
     return best_mask, value
+
+
+@njit(
+    boolean(int64, int64, int64, int64, int64, int64, int64, int64[::1]),
+    cache=True,
+    nogil=True,
+)
+def _discard_reaches(
+    hand: int, hl: int, hr: int, leader: int, trump: int, misere: int, target: int, tt: np.ndarray
+) -> bool:
+    """Is there a two-card discard from ``hand`` (kernel seats) after which the declarer takes
+    at least ``target`` tricks (misère: at most ``target``)? Stops at the first that does."""
+    present = hand | hl | hr
+    candidates, count = _discard_candidates(hand, present, trump, misere)
+    for index in range(count):
+        kept = hand & ~candidates[index]
+        if misere:
+            if not _reaches(kept, hl, hr, leader, target + 1, trump, misere, tt):
+                return True
+        elif _reaches(kept, hl, hr, leader, target, trump, misere, tt):
+            return True
+    return False
+
+
+@njit(
+    void(uint32[:, ::1], int64, int64[::1], int8[:, ::1], boolean[:, ::1]),
+    cache=True,
+    nogil=True,
+)
+def potential_batch(
+    deals: np.ndarray, min_level: int, tt: np.ndarray, best: np.ndarray, clean: np.ndarray
+) -> None:
+    """Dealt potential of every seat of each deal (first, second, third hand, talon): the
+    highest (level, strain) it makes double-dummy with the talon and its best discard, the
+    first hand leading, as ``level * 5 + strain`` (strain 0..3 suits, 4 no-trump; -1 below
+    ``min_level``), and whether it takes no trick on misère likewise.
+
+    Strains are tried from no-trump down, so a later strain only needs one level more than the
+    best so far: each is a chain of yes/no questions, never a full exact solve.
+    """
+    for row in range(deals.shape[0]):
+        talon = int(deals[row, 3])
+        for seat in range(3):
+            hand = int(deals[row, seat]) | talon
+            hl = int(deals[row, (seat + 1) % 3])
+            hr = int(deals[row, (seat + 2) % 3])
+            leader = (3 - seat) % 3
+            best_level, best_strain = min_level - 1, -1
+            for strain in range(4, -1, -1):
+                trump = NO_TRUMP if strain == 4 else strain
+                level = best_level + 1
+                while level <= 10 and _discard_reaches(hand, hl, hr, leader, trump, 0, level, tt):
+                    best_level, best_strain = level, strain
+                    level += 1
+            best[row, seat] = best_level * 5 + best_strain if best_strain >= 0 else -1
+            clean[row, seat] = _discard_reaches(hand, hl, hr, leader, NO_TRUMP, 1, 0, tt)
+
+
+@njit(
+    void(uint32[:, ::1], int64[::1], int64, int64, int64[::1], uint32[::1], int8[::1]),
+    cache=True,
+    nogil=True,
+)
+def best_discard_batch(
+    deals: np.ndarray,
+    declarers: np.ndarray,
+    trump: int,
+    misere: int,
+    tt: np.ndarray,
+    discards: np.ndarray,
+    tricks: np.ndarray,
+) -> None:
+    """``best_discard`` for each deal (first, second, third hand, talon) and its declarer seat,
+    the first hand leading: the declarer holds his hand and the talon."""
+    for row in range(deals.shape[0]):
+        seat = declarers[row]
+        hand = int(deals[row, seat]) | int(deals[row, 3])
+        hl = int(deals[row, (seat + 1) % 3])
+        hr = int(deals[row, (seat + 2) % 3])
+        mask, value = best_discard(hand, hl, hr, (3 - seat) % 3, trump, misere, tt)
+        discards[row] = mask
+        tricks[row] = value
