@@ -26,12 +26,15 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from math import log
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from prefstats.bidding import MISERE_RANK
 from prefstats.rules import RuleSet
 from prefstats.scoring import misere_net
 from prefstats.stats import mean_estimate
@@ -180,3 +183,80 @@ def _checked_tricks(tricks: np.ndarray) -> np.ndarray:
     if not np.issubdtype(tricks.dtype, np.integer) or tricks.min() < 0 or tricks.max() > 10:
         raise ValueError("tricks must be integers 0..10")
     return tricks
+
+
+RISK_AVERSIONS = (0.0, 0.005, 0.01, 0.02)  # CARA per whist: none to strongly risk-averse
+
+
+def advice(tricks: np.ndarray, rules: RuleSet | None = None, utility: Utility = Utility()) -> str:
+    """One paragraph of advice for the inviter and the dealer, from the numbers."""
+    rules = rules or RuleSet(players=4)
+    values = misere_values(tricks, rules)
+    solo = values.loc["solo"]
+    p_caught = float(np.mean(np.asarray(tricks) > 0))
+    lines = [
+        f"Solo misère: EV {solo.ev:+.1f} whists [{solo.low:+.1f}, {solo.high:+.1f}], "
+        f"sd {solo.sd:.1f}; caught in {p_caught:.1%} of {len(tricks):,} outcomes."
+    ]
+    if rules.players == 4:
+        accept = dealer_should_accept(tricks, rules, utility)
+        ev = {str(k): float(v) for k, v in values["ev"].items()}
+        shared, refused = ev["dealer_if_shared"], ev["dealer_if_refused"]
+        lines.append(
+            f"Dealer: {'accept' if accept else 'refuse'} an invitation (shared EV "
+            f"{shared:+.1f} vs {refused:+.1f} if he refuses)."
+        )
+    lines.append(f"Declarer: {_CHOICE_TEXT[inviter_choice(tricks, rules, utility)]}.")
+    return "\n".join(lines)
+
+
+_CHOICE_TEXT = {
+    "solo": "play the misère alone",
+    "invite": "invite the dealer to share",
+    "no_misere": "do not bid misère",
+}
+
+
+def hand_misere_ev(
+    table: pd.DataFrame, risk: Callable[..., Any], *, n: int = 200, seed: int = 0
+) -> pd.DataFrame:
+    """Solo and shared EV of every misère bid in a study table (one row per bid misère).
+
+    ``risk`` is ``catch.misere_risk`` (passed in to keep this module free of the solver); each
+    hand is judged before the talon from the declarer's seat, over ``n`` layouts drawn from a
+    seed derived from ``seed`` and the row. Columns: the hand, seat, its misère class, P(caught),
+    E[tricks], the solo EV (4 players), whether a risk-neutral dealer accepts, and for each
+    risk aversion in ``RISK_AVERSIONS`` the inviter's choice and the value of the sharing
+    option (certainty equivalent gained by being able to invite).
+    """
+    from prefstats.misere import misere_hand_class
+
+    rules = RuleSet(players=4)
+    rows = []
+    bids = table[table.contract == MISERE_RANK]
+    seats = bids["declarer"].to_numpy().astype(int)
+    hands = bids[["first", "second", "third"]].to_numpy()[np.arange(len(bids)), seats]
+    for index, seat, hand in zip(bids.index.to_numpy(), seats, hands.astype(int), strict=True):
+        spawn = (int(index),)
+        result = risk(int(hand), seat=int(seat), n=n,
+                      seed=np.random.SeedSequence(seed, spawn_key=spawn))  # fmt: skip
+        nets = option_values(result.tricks, rules)
+        record = {
+            "hand": int(hand), "seat": int(seat), "class": misere_hand_class(int(hand)).value,
+            "p_caught": result.p_caught.estimate, "mean_tricks": result.mean_tricks.estimate,
+            "solo_ev": float(nets["solo"].mean()),
+            "dealer_accepts": dealer_should_accept(result.tricks, rules), "n": result.n,
+        }  # fmt: skip
+        for a in RISK_AVERSIONS:
+            u = Utility(a)
+            choice = inviter_choice(result.tricks, rules, u)
+            solo_ce = u.certainty_equivalent(nets["solo"])
+            best = (
+                u.certainty_equivalent(nets["inviter_if_shared"])
+                if choice == "invite"
+                else (solo_ce if choice == "solo" else 0.0)
+            )
+            record[f"choice_{a}"] = choice
+            record[f"option_value_{a}"] = best - max(solo_ce, 0.0)
+        rows.append(record)
+    return pd.DataFrame(rows)
