@@ -9,10 +9,11 @@ import argparse
 import importlib
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
-from prefstats.cards import Style, parse_hand
+from prefstats.cards import Style, format_hand, parse_hand
 from prefstats.deal import Deal, deal_many
-from prefstats.rules import RULE_SETS, Contract, Strain
+from prefstats.rules import RULE_SETS, Contract, RuleSet, Strain
 from prefstats.simulate import DISCARDS, EVALUATORS
 
 BENCHMARKS = {
@@ -77,6 +78,33 @@ def cmd_solve(args: argparse.Namespace) -> None:
         print(f"{name:7}" + "".join(f"{t:5d}" for t in cells))
 
 
+def cmd_ev(args: argparse.Namespace) -> None:
+    """Solo and shared misère EV of a hand, with intervals, and the advice (Codex 3.6.9)."""
+    from prefstats.catch import misere_risk
+    from prefstats.ev import Utility, advice, misere_values
+
+    rules = RuleSet(players=4)
+    risk = misere_risk(args.hand, seat=args.seat, discard=args.discard, n=args.n, seed=args.seed)
+    values = misere_values(risk.tricks, rules, baseline=args.baseline)
+    print(f"hand {format_hand(risk.hand)}, seat {args.seat}, discard {args.discard}, "
+          f"{risk.n:,} outcomes (talon and layout drawn); four players, Sochi")  # fmt: skip
+    print(f"P(caught) {risk.p_caught}   E[tricks] {risk.mean_tricks}")
+    print(values.round(2).to_string())
+    print(advice(risk.tricks, rules, Utility(args.risk_aversion)))
+
+
+def cmd_report(args: argparse.Namespace) -> None:
+    """Write the HTML report of a run (with the shipped catch rates and EV table if present)."""
+    import pandas as pd
+
+    from prefstats.report import build_report
+
+    catch_rates = pd.read_parquet(args.catch_rates) if Path(args.catch_rates).exists() else None
+    ev_table = pd.read_parquet(args.ev) if args.ev and Path(args.ev).exists() else None
+    path = build_report(args.run, args.out, catch_rates=catch_rates, ev_table=ev_table)
+    print(f"wrote {path}")
+
+
 def cmd_study(args: argparse.Namespace) -> None:
     """Run or resume a study, then print its summary and the verdict on Codex note 40."""
     from prefstats.results import summarize
@@ -116,6 +144,16 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--table", action="store_true", help="every strain, declarer and leader")
     solve.set_defaults(func=cmd_solve)
 
+    ev = sub.add_parser("ev", help="solo vs shared misère: EV with intervals and the advice")
+    ev.add_argument("hand", help='the misère hand, e.g. "♠7 8 9 ♣7 9 ♦7 8 ♥8 9 10"')
+    ev.add_argument("--seat", type=int, choices=range(3), default=1, help="0 leads (default 1)")
+    ev.add_argument("--discard", choices=["dd", "sampled", "heuristic"], default="sampled")
+    ev.add_argument("--n", type=_positive_int, default=2000, help="outcomes sampled")
+    ev.add_argument("--seed", type=int, default=1)
+    ev.add_argument("--risk-aversion", type=float, default=0.0, help="CARA, per whist")
+    ev.add_argument("--baseline", type=float, default=0.0, help="whists of not bidding misère")
+    ev.set_defaults(func=cmd_ev)
+
     study = sub.add_parser("study", help="deal, bid, solve and score many deals (resumable)")
     study.add_argument("--deals", type=_positive_int, default=100_000, help="number of deals")
     study.add_argument("--seed", type=int, default=1, help="seed of the whole run (default 1)")
@@ -129,6 +167,13 @@ def build_parser() -> argparse.ArgumentParser:
     study.add_argument("--chunk-size", type=_positive_int, default=20_000, help="deals per chunk")
     study.add_argument("--out", required=True, help="run folder, e.g. data/runs/NAME")
     study.set_defaults(func=cmd_study)
+
+    report = sub.add_parser("report", help="write the self-contained HTML report of a run")
+    report.add_argument("run", help="run folder written by 'prefstats study'")
+    report.add_argument("--out", default="reports/report.html")
+    report.add_argument("--catch-rates", default="data/catch_rates.parquet")
+    report.add_argument("--ev", default=None, help="EV table of the run's bid misères (parquet)")
+    report.set_defaults(func=cmd_report)
 
     bench = sub.add_parser("bench", help="print benchmark figures")
     bench.add_argument("name", choices=sorted(BENCHMARKS), help="what to benchmark")
