@@ -20,6 +20,7 @@ from math import comb
 
 import numba as nb
 import numpy as np
+from numba.cpython.unsafe.numbers import leading_zeros
 
 from prefstats.cards import FULL_DECK, N_CARDS, Style, format_card, format_hand, parse_hand
 
@@ -173,6 +174,7 @@ _BINOMIALS = np.array(
 
 
 LANES = 8  # deals unranked in lockstep: independent dependency chains keep the CPU busy
+TOP_BIT = 63
 
 
 @nb.njit(
@@ -183,26 +185,24 @@ LANES = 8  # deals unranked in lockstep: independent dependency chains keep the 
 def _unrank_deals(ranks, fixed, need, free, binom, out):  # type: ignore[no-untyped-def]
     """Turn each rank in [0, Π C(r_k, need_k)) into a deal: part k takes ``need[k]`` of the free
     cards still unassigned, chosen by unranking a combination (combinatorial number system).
-    Deals are done LANES at a time, which all walk the same loop since ``need`` is shared."""
-    initial = np.empty(N_CARDS, dtype=np.int64)
-    n_initial = 0
-    for bit in range(N_CARDS):
-        if free >> bit & 1:
-            initial[n_initial] = bit
-            n_initial += 1
+    The free cards are walked from the top as a mask (highest set bit first), LANES deals at a
+    time, which all walk the same loop since ``need`` is shared."""
     n = ranks.shape[0]
     small_binom = binom.astype(np.int32)  # one part's combination rank is < C(32, 10) < 2**31
-    cards = np.empty((LANES, N_CARDS), dtype=np.int32)
     rank = np.zeros(LANES, dtype=np.int64)
     combo = np.zeros(LANES, dtype=np.int32)
     k = np.zeros(LANES, dtype=np.int32)
-    mask = np.zeros(LANES, dtype=np.uint32)
-    kept = np.zeros(LANES, dtype=np.int32)
+    mask = np.zeros(LANES, dtype=np.uint64)
+    left = np.zeros(LANES, dtype=np.uint64)  # free cards not yet walked in this part
+    rest = np.zeros(LANES, dtype=np.uint64)  # free cards not chosen: the next part's free cards
+    n_initial = 0
+    for bit in range(N_CARDS):
+        n_initial += free >> bit & 1
     for start in range(0, n, LANES):
         lanes = min(LANES, n - start)
-        for lane in range(lanes):
-            cards[lane, :n_initial] = initial[:n_initial]
-            rank[lane] = ranks[start + lane]
+        for lane in range(LANES):
+            rank[lane] = ranks[start + min(lane, lanes - 1)]
+            rest[lane] = free
         n_free = n_initial
         for part in range(need.shape[0]):
             n_ways = binom[n_free, need[part]]
@@ -211,20 +211,21 @@ def _unrank_deals(ranks, fixed, need, free, binom, out):  # type: ignore[no-unty
                 rank[lane] //= n_ways
                 k[lane] = need[part]
                 mask[lane] = fixed[part]
-                kept[lane] = 0
-            # Walk the free cards from the top: card j is chosen iff combo >= C(j, k). Branch-free,
-            # since the choices are random; unchosen cards pile up ascending at the top.
+                left[lane] = rest[lane]
+            # The j-th free card (from 0) is chosen iff combo >= C(j, k). Branch-free, since the
+            # choices are random.
             for j in range(n_free - 1, -1, -1):
                 for lane in range(LANES):
+                    card = np.uint64(1) << np.uint64(TOP_BIT - leading_zeros(left[lane]))
+                    left[lane] ^= card
                     threshold = small_binom[j, k[lane]]
                     take = np.int32(combo[lane] >= threshold)
                     combo[lane] -= take * threshold
                     k[lane] -= take
-                    mask[lane] |= np.uint32(take) << np.uint32(cards[lane, j])
-                    cards[lane, n_free - 1 - kept[lane]] = cards[lane, j]
-                    kept[lane] += 1 - take
-            n_kept = n_free - need[part]
+                    mask[lane] |= card * np.uint64(take)
+            for lane in range(LANES):
+                chosen = mask[lane] & ~np.uint64(fixed[part])
+                rest[lane] &= ~chosen
             for lane in range(lanes):
-                cards[lane, :n_kept] = cards[lane, n_free - n_kept : n_free].copy()
-                out[start + lane, part] = mask[lane]
-            n_free = n_kept
+                out[start + lane, part] = np.uint32(mask[lane])
+            n_free -= need[part]
