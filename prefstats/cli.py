@@ -20,6 +20,7 @@ BENCHMARKS = {
     "deal": "prefstats.benchmarks.deal",
     "solver": "prefstats.benchmarks.solver",
     "calibration": "prefstats.benchmarks.calibration",
+    "study": "prefstats.benchmarks.study",
 }
 SEAT_NAMES = ("first", "second", "third")
 
@@ -91,6 +92,41 @@ def cmd_ev(args: argparse.Namespace) -> None:
     print(f"P(caught) {risk.p_caught}   E[tricks] {risk.mean_tricks}")
     print(values.round(2).to_string())
     print(advice(risk.tricks, rules, Utility(args.risk_aversion)))
+
+
+def cmd_misere_ev(args: argparse.Namespace) -> None:
+    """Solo and shared EV of every misère bid in a run, saved as parquet with provenance."""
+    from prefstats.catch import misere_risk
+    from prefstats.ev import hand_misere_ev
+    from prefstats.runs import load_run, read_spec, write_table
+
+    table = load_run(args.run)
+    ev = hand_misere_ev(table, misere_risk, n=args.n, seed=args.seed, discard=args.discard)
+    out = Path(args.out or Path(args.run) / "misere_ev.parquet")
+    provenance = {"kind": "misere_ev", "run": read_spec(args.run), "n": args.n,
+                  "seed": args.seed, "discard": args.discard}  # fmt: skip
+    write_table(ev, out, provenance)
+    accept = ev.dealer_accepts.mean() if len(ev) else float("nan")
+    print(f"{len(ev):,} bid misères; a risk-neutral dealer accepts {accept:.1%}; wrote {out}")
+
+
+def cmd_export(args: argparse.Namespace) -> None:
+    """Write a run's summary (CSV and parquet with provenance) into a small shipped folder."""
+    from prefstats.results import summarize
+    from prefstats.runs import read_spec, write_table
+
+    summary = summarize(args.run)
+    out = Path(args.out)
+    provenance = {
+        "kind": "summary",
+        "run": read_spec(args.run),
+        "verdict": summary.attrs["verdict"],
+    }
+    write_table(summary, out / f"{args.name}.parquet", provenance)
+    with open(out / f"{args.name}.csv", "w", encoding="utf-8") as handle:
+        handle.write(f"# prefstats summary of {Path(args.run).name}: {provenance['run']}\n")
+        summary.to_csv(handle, index=False)
+    print(f"wrote {out / args.name}.parquet and .csv")
 
 
 def cmd_report(args: argparse.Namespace) -> None:
@@ -167,6 +203,20 @@ def build_parser() -> argparse.ArgumentParser:
     study.add_argument("--chunk-size", type=_positive_int, default=20_000, help="deals per chunk")
     study.add_argument("--out", required=True, help="run folder, e.g. data/runs/NAME")
     study.set_defaults(func=cmd_study)
+
+    mev = sub.add_parser("misere-ev", help="solo/shared EV of every misère bid in a run")
+    mev.add_argument("run", help="run folder written by 'prefstats study'")
+    mev.add_argument("--n", type=_positive_int, default=200, help="outcomes per hand")
+    mev.add_argument("--seed", type=int, default=1)
+    mev.add_argument("--discard", choices=["dd", "sampled", "heuristic"], default="heuristic")
+    mev.add_argument("--out", default=None, help="parquet file (default RUN/misere_ev.parquet)")
+    mev.set_defaults(func=cmd_misere_ev)
+
+    export = sub.add_parser("export", help="write a run's summary table to data/ (csv, parquet)")
+    export.add_argument("run", help="run folder written by 'prefstats study'")
+    export.add_argument("--out", default="data", help="folder (default data)")
+    export.add_argument("--name", default="summary", help="file name without extension")
+    export.set_defaults(func=cmd_export)
 
     report = sub.add_parser("report", help="write the self-contained HTML report of a run")
     report.add_argument("run", help="run folder written by 'prefstats study'")

@@ -218,7 +218,12 @@ _CHOICE_TEXT = {
 
 
 def hand_misere_ev(
-    table: pd.DataFrame, risk: Callable[..., Any], *, n: int = 200, seed: int = 0
+    table: pd.DataFrame,
+    risk: Callable[..., Any],
+    *,
+    n: int = 200,
+    seed: int = 0,
+    discard: str = "heuristic",
 ) -> pd.DataFrame:
     """Solo and shared EV of every misère bid in a study table (one row per bid misère).
 
@@ -238,7 +243,7 @@ def hand_misere_ev(
     hands = bids[["first", "second", "third"]].to_numpy()[np.arange(len(bids)), seats]
     for index, seat, hand in zip(bids.index.to_numpy(), seats, hands.astype(int), strict=True):
         spawn = (int(index),)
-        result = risk(int(hand), seat=int(seat), n=n,
+        result = risk(int(hand), seat=int(seat), n=n, discard=discard,
                       seed=np.random.SeedSequence(seed, spawn_key=spawn))  # fmt: skip
         nets = option_values(result.tricks, rules)
         record = {

@@ -153,3 +153,27 @@ def frequency(summary: pd.DataFrame, measure: str, event: str) -> Estimate:
     """One frequency of a summary as an Estimate."""
     row = summary[(summary.measure == measure) & (summary.event == event)].iloc[0]
     return proportion(int(row["count"]), int(row.n))
+
+
+FINDINGS_EVENTS = ("nine", "nine or ten", "ten", "misère", "all-pass", RATIO_EVENT)
+
+
+def findings_markdown(summary: pd.DataFrame) -> str:
+    """The README's findings table (markdown) from a summary: the headline events with counts,
+    n and 95% intervals, one row per measure and event.
+
+    >>> table = summarize(pd.DataFrame({"contract": [15, 16, -1, 15] * 250}))
+    >>> print(findings_markdown(table).splitlines()[2])
+    | played | nine | 250 | 1,000 | 0.2500 | 0.2242–0.2778 |
+    """
+    rows = summary[summary.event.isin(FINDINGS_EVENTS) & (summary.measure != "bid")]
+    lines = [
+        "| measure | event | count | n | estimate | 95% CI |",
+        "|---|---|---:|---:|---:|---|",
+    ]
+    for row in rows.itertuples():
+        lines.append(
+            f"| {row.measure} | {row.event} | {row.count:,} | {row.n:,} | "
+            f"{row.frequency:.4f} | {row.low:.4f}–{row.high:.4f} |"
+        )
+    return "\n".join(lines)

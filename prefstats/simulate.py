@@ -16,6 +16,16 @@ score                          the declarer's net whists (3 players, both defend
 class0..class3                 suit classes of the declarer's ten cards (SuitClass, -1 if none)
 =============================  ================================================================
 
+Policies: ``--evaluator`` heuristic (``evaluators.HeuristicEvaluator``), oracle (the dealt
+potential below) or sampled (``evaluators.SampledEvaluator``, single-dummy); ``--discard``
+heuristic, dd (the double-dummy best discard, knowing the layout) or sampled (chosen on sampled
+layouts before the defenders' cards are seen, ``sampled_discards``). ``discard_policy_effect``
+compares runs that differ only in ``--discard``.
+
+Seeds: a chunk's deals come from its ``SeedSequence``; the sampling policies draw from its
+children ``(*spawn_key, k)``: k = 0, 1, 2 the sampled evaluator of seat k, k = 3 the sampled
+discard. A chunk's rows therefore depend on its seed alone, not on the workers.
+
 With ``potential`` it adds, for each seat s, ``potential{s}`` (the highest contract the seat makes
 double-dummy with the talon, its best discard and best trump, the first hand leading) and
 ``clean{s}`` (it takes no trick on misère likewise), see ``solver.potential_many``.
@@ -23,6 +33,7 @@ double-dummy with the talon, its best discard and best trump, the first hand lea
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -33,17 +44,28 @@ import pandas as pd
 from prefstats import __version__
 from prefstats.bidding import ALL_PASS, MISERE_RANK, auction_many
 from prefstats.cards import N_SUITS
-from prefstats.deal import deal_many
-from prefstats.declarer import contract_discards, misere_discards
-from prefstats.evaluators import HeuristicEvaluator, holdings
+from prefstats.deal import SeedLike, deal_many
+from prefstats.declarer import (
+    contract_discards,
+    discard_shortlist,
+    misere_discards,
+    sample_layouts,
+)
+from prefstats.evaluators import HeuristicEvaluator, SampledEvaluator, holdings
 from prefstats.misere import class_codes
 from prefstats.rules import LADDER, RuleSet, Strain
-from prefstats.runs import run_chunks
+from prefstats.runs import load_run, run_chunks
 from prefstats.scoring import contract_net_table, misere_net
 from prefstats.solver import best_discard_many, potential_many, solve_many
+from prefstats.stats import wilson_interval, z_value
 
-EVALUATORS = ("heuristic", "oracle")
-DISCARDS = ("heuristic", "dd")
+EVALUATORS = ("heuristic", "oracle", "sampled")
+DISCARDS = ("heuristic", "dd", "sampled")
+DISCARD_SAMPLES = 8  # layouts a sampled discard is judged on
+DISCARD_CANDIDATES = 4  # discards it compares: the heuristic's best, one per equivalence class
+DISCARD_STREAM = 3  # child seed of the sampled discard (0..2: the sampled evaluator by seat)
+SAMPLED_EVALUATOR_KEYS = ("samples", "threshold")
+SAMPLED_DISCARD_KEYS = ("discard_samples", "discard_candidates")
 N_SEATS = 3
 FIRST_HAND = 0  # leads to the first trick, whoever declares (RULES.md "Cards and deal")
 LEVEL_OF_RANK = np.array([c.level for c in LADDER], dtype=np.int8)
@@ -61,6 +83,10 @@ class StudySpec:
     discard: str = "heuristic"
     rules: str = "codex"
     potential: bool = False
+    samples: int = 16
+    threshold: float = 0.6
+    discard_samples: int = DISCARD_SAMPLES
+    discard_candidates: int = DISCARD_CANDIDATES
 
     def __post_init__(self) -> None:
         if self.deals < 1:
@@ -70,11 +96,21 @@ class StudySpec:
         if self.discard not in DISCARDS:
             raise ValueError(f"unknown discard policy {self.discard!r}; known: {DISCARDS}")
         RuleSet.named(self.rules)
+        SampledEvaluator(self.samples, self.threshold)
+        for name in SAMPLED_DISCARD_KEYS:
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be positive, got {getattr(self, name)}")
 
     def as_run_spec(self) -> dict[str, Any]:
-        """The spec dict of ``runs.run_chunks``: n, chunk_size, seed and the rest."""
+        """The spec dict of ``runs.run_chunks``: n, chunk_size, seed and the rest. The settings
+        of a sampling policy the run does not use are left out (older runs resume unchanged)."""
         spec = asdict(self)
         spec["n"] = spec.pop("deals")
+        unused = (SAMPLED_EVALUATOR_KEYS if self.evaluator != "sampled" else ()) + (
+            SAMPLED_DISCARD_KEYS if self.discard != "sampled" else ()
+        )
+        for key in unused:
+            del spec[key]
         return {"kind": "study", "version": __version__, **spec}
 
 
@@ -105,6 +141,11 @@ def study_chunk(spec: dict[str, Any], rows: int, seed: np.random.SeedSequence) -
     if spec["evaluator"] == "oracle":
         assert potential is not None
         limits = oracle_limits(*potential)
+    elif spec["evaluator"] == "sampled":
+        sampled = SampledEvaluator(spec["samples"], spec["threshold"])
+        limits = np.stack(
+            [sampled.limits(deals[:, s], s, child_seed(seed, s)) for s in range(N_SEATS)], axis=1
+        )
     else:
         evaluator = HeuristicEvaluator()
         limits = np.stack([evaluator.limits(deals[:, s], s) for s in range(N_SEATS)], axis=1)
@@ -117,7 +158,12 @@ def study_chunk(spec: dict[str, Any], rows: int, seed: np.random.SeedSequence) -
             "declarer": auction[:, 0], "bid": auction[:, 1],
         }
     )  # fmt: skip
-    play = play_contracts(deals, auction[:, 0], auction[:, 1], rules, spec["discard"])
+    play = play_contracts(
+        deals, auction[:, 0], auction[:, 1], rules, spec["discard"],
+        seed=child_seed(seed, DISCARD_STREAM),
+        samples=spec.get("discard_samples", DISCARD_SAMPLES),
+        candidates=spec.get("discard_candidates", DISCARD_CANDIDATES),
+    )  # fmt: skip
     parts = [table, play]
     if spec["potential"]:
         assert potential is not None
@@ -133,6 +179,18 @@ def study_chunk(spec: dict[str, Any], rows: int, seed: np.random.SeedSequence) -
     return pd.concat(parts, axis=1)
 
 
+def child_seed(seed: np.random.SeedSequence, key: int) -> np.random.SeedSequence:
+    """The ``key``-th child of a chunk's seed, as ``seed.spawn`` would make it, but without
+    changing ``seed`` (so a chunk computed twice from one object gives the same rows).
+
+    >>> child_seed(np.random.SeedSequence(7, spawn_key=(2,)), 3).spawn_key
+    (2, 3)
+    """
+    return np.random.SeedSequence(
+        seed.entropy, spawn_key=(*seed.spawn_key, key), pool_size=seed.pool_size
+    )
+
+
 def oracle_limits(best: np.ndarray, clean: np.ndarray) -> np.ndarray:
     """The oracle's limits: each seat's potential, or misère when it is clean double-dummy and
     no nine is makeable (a nine outranks misère)."""
@@ -145,12 +203,17 @@ def play_contracts(
     bids: np.ndarray,
     rules: RuleSet,
     discard_policy: str = "heuristic",
+    *,
+    seed: SeedLike = None,
+    samples: int = DISCARD_SAMPLES,
+    candidates: int = DISCARD_CANDIDATES,
 ) -> pd.DataFrame:
     """Talon, discard and final contract, double-dummy play and score, per deal.
 
     The final contract is always named by the heuristic (``declarer.contract_discards``); the
-    discard follows ``discard_policy``: ``heuristic``, or ``dd``, the best discard for that
-    contract knowing the layout (``solver.best_discard_many``), an optimistic bound.
+    discard follows ``discard_policy``: ``heuristic``; ``dd``, the best discard for that
+    contract knowing the layout (``solver.best_discard_many``), an optimistic bound; or
+    ``sampled``, ``sampled_discards`` with ``seed``, ``samples`` and ``candidates``.
     """
     n = len(deals)
     contract = np.full(n, -1, np.int8)
@@ -167,6 +230,10 @@ def play_contracts(
     contract[declared[~misere]] = final
     if discard_policy == "dd":
         discard[declared] = dd_discards(deals[declared], seats, contract[declared])
+    elif discard_policy == "sampled":
+        discard[declared] = sampled_discards(
+            deals[declared], seats, contract[declared], seed, samples, candidates
+        )
     hands = deals[:, :N_SEATS].copy()
     hands[declared, seats] = hands12 & ~discard[declared]
     tricks[declared] = solve_by_group(hands[declared], seats, contract[declared])
@@ -192,6 +259,50 @@ def dd_discards(deals: np.ndarray, declarers: np.ndarray, contracts: np.ndarray)
                 deals[rows], declarers[rows], trump=trump, misere=strain == -1
             )[0]
     return discards
+
+
+def sampled_discards(
+    deals: np.ndarray,
+    declarers: np.ndarray,
+    contracts: np.ndarray,
+    seed: SeedLike = None,
+    samples: int = DISCARD_SAMPLES,
+    candidates: int = DISCARD_CANDIDATES,
+) -> np.ndarray:
+    """The discard a declarer chooses before he sees the defenders' cards, per deal.
+
+    He knows his 12 cards (hand and talon) and ignores what the bidding told him. He draws
+    ``samples`` layouts of the other 20 cards (``declarer.sample_layouts``) and scores each of
+    his ``candidates`` best discards by the heuristic (``declarer.discard_shortlist``: one per
+    class of equivalent discards, best first) by its mean double-dummy tricks on them, the first
+    hand leading; he keeps the most (a contract) or the fewest (misère), ties to the heuristic's
+    order. Every candidate meets the same layouts (common random numbers: the comparison is
+    paired). Cost: ``samples`` × ``candidates`` exact solves per deal; the shortlist keeps it
+    affordable and holds, by construction, the heuristic's own choice.
+    """
+    declarers = np.asarray(declarers, dtype=np.intp)
+    contracts = np.asarray(contracts, dtype=np.intp)
+    rows = np.arange(len(deals))
+    hands12 = deals[rows, declarers] | deals[:, N_SEATS]
+    shortlist = discard_shortlist(hands12, contracts, candidates)
+    hands = np.zeros((len(deals), samples, N_SEATS), dtype=np.uint32)
+    layouts = sample_layouts(hands12, samples, seed)
+    hands[rows, :, (declarers + 1) % N_SEATS] = layouts[..., 0]
+    hands[rows, :, (declarers + 2) % N_SEATS] = layouts[..., 1]
+    mean = np.full(shortlist.shape, np.nan)
+    for c in range(candidates):
+        ok = np.flatnonzero(shortlist[:, c])
+        trial = hands[ok]
+        trial[np.arange(len(ok)), :, declarers[ok]] = (hands12[ok] & ~shortlist[ok, c])[:, None]
+        tricks = solve_by_group(
+            trial.reshape(-1, N_SEATS),
+            np.repeat(declarers[ok], samples),
+            np.repeat(contracts[ok], samples).astype(np.int8),
+        )
+        mean[ok, c] = tricks.reshape(len(ok), samples).mean(axis=1)
+    loss = np.where(contracts == MISERE_RANK, 1, -1)[:, None] * mean
+    choice = np.where(np.isnan(loss), np.inf, loss).argmin(axis=1)
+    return shortlist[rows, choice]
 
 
 def solve_by_group(hands: np.ndarray, declarers: np.ndarray, contracts: np.ndarray) -> np.ndarray:
@@ -236,3 +347,65 @@ def declarer_classes(hands: np.ndarray, declarers: np.ndarray) -> dict[str, np.n
     classes = class_codes()[holdings(hands[np.arange(len(hands)), seat])].astype(np.int8)
     classes[~declared] = -1
     return {f"class{s}": classes[:, s] for s in range(N_SUITS)}
+
+
+def discard_policy_effect(runs: Mapping[str, pd.DataFrame | str | Path]) -> pd.DataFrame:
+    """How much the discard policy moves the make rate and the misère catch rate.
+
+    ``runs`` maps a policy name to a study run (a table or a run folder) of the same deals,
+    bids and contracts: the same ``--seed``, ``--deals`` and ``--evaluator``, different
+    ``--discard``. For each policy and measure (``make rate``: trick contracts made; ``catch
+    rate``: misères caught) it gives count, n, the rate with its Wilson 95% interval, and the
+    change from the first policy with a paired (same deals) Wald interval.
+
+    >>> base = pd.DataFrame({"first": [1, 2, 3], "second": 0, "third": 0, "talon": 0,
+    ...                      "declarer": [0, 1, 1], "contract": [3, 15, 15],
+    ...                      "made": [False, True, False]})
+    >>> other = base.assign(made=[True, True, True])
+    >>> table = discard_policy_effect({"heuristic": base, "dd": other})
+    >>> table.set_index(["policy", "measure"])[["count", "n", "change"]].loc["dd"]
+                count  n  change
+    measure
+    make rate       1  1     1.0
+    catch rate      0  2    -0.5
+    """
+    tables = {
+        name: run if isinstance(run, pd.DataFrame) else load_run(run) for name, run in runs.items()
+    }
+    if not tables:
+        raise ValueError("no runs to compare")
+    names = list(tables)
+    reference = tables[names[0]]
+    same = ["first", "second", "third", "talon", "declarer", "contract"]
+    for name in names[1:]:
+        table = tables[name]
+        if len(table) != len(reference) or not table[same].equals(reference[same]):
+            raise ValueError(
+                f"runs {names[0]!r} and {name!r} differ in their deals or contracts: compare "
+                "runs of the same --seed, --deals and --evaluator"
+            )
+    declared = reference.declarer.to_numpy() != ALL_PASS
+    misere = reference.contract.to_numpy() == MISERE_RANK
+    populations = {"make rate": declared & ~misere, "catch rate": misere}
+    rows = []
+    for name in names:
+        made = tables[name].made.to_numpy(dtype=bool)
+        base = reference.made.to_numpy(dtype=bool)
+        for measure, rows_in in populations.items():
+            event, before = (made, base) if measure == "make rate" else (~made, ~base)
+            rows.append([name, measure, *_paired_rate(event[rows_in], before[rows_in])])
+    columns = ["policy", "measure", "count", "n", "rate", "low", "high"]
+    return pd.DataFrame(rows, columns=[*columns, "change", "change_low", "change_high"])
+
+
+def _paired_rate(event: np.ndarray, before: np.ndarray) -> list[float]:
+    """count, n, rate, Wilson interval, and the paired change from ``before`` with its Wald
+    interval: var = (b + c - (b - c)²/n) / n², b and c the discordant pairs."""
+    n, count = len(event), int(event.sum())
+    if n == 0:
+        return [0, 0, *[np.nan] * 6]
+    low, high = wilson_interval(count, n)
+    gained, lost = int((event & ~before).sum()), int((~event & before).sum())
+    change = (gained - lost) / n
+    half = z_value() * np.sqrt(max(gained + lost - (gained - lost) ** 2 / n, 0.0)) / n
+    return [count, n, count / n, float(low), float(high), change, change - half, change + half]

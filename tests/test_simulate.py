@@ -5,11 +5,20 @@ import pandas as pd
 import pytest
 
 from prefstats.bidding import ALL_PASS, MISERE_RANK
+from prefstats.deal import deal_many
+from prefstats.evaluators import misere_risk, strain_tricks
 from prefstats.results import summarize
 from prefstats.rules import LADDER, Contract, RuleSet
-from prefstats.runs import chunk_path, load_run
+from prefstats.runs import chunk_path, chunk_seed, load_run
 from prefstats.scoring import PlayedDeal, score_deal
-from prefstats.simulate import StudySpec, run_study, study_chunk
+from prefstats.simulate import (
+    StudySpec,
+    discard_policy_effect,
+    play_contracts,
+    run_study,
+    sampled_discards,
+    study_chunk,
+)
 from prefstats.solver import solve
 
 SPEC = StudySpec(deals=3000, seed=5, chunk_size=1000)
@@ -140,3 +149,100 @@ def test_oracle_and_dd_discard():
     misere = table[table.contract == MISERE_RANK]
     assert len(misere) > 10 and misere.made.all()
     assert (table.declarer != ALL_PASS).mean() > 0.8
+
+
+# --- sampling policies -------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def forced_play():
+    """The three discard policies on the same 120 deals, with forced declarers and bids: 20
+    misères (hands with at most two catchable suits) and 100 contracts in the declarer's best
+    counted strain at the 6 level."""
+    deals = deal_many(4000, seed=21)
+    seat = np.arange(len(deals)) % 3
+    hand = deals[np.arange(len(deals)), seat]
+    misere = np.flatnonzero(misere_risk(hand, 1) <= 1)[:20]
+    games = np.setdiff1d(np.arange(len(deals)), misere)[:100]
+    rows = np.concatenate([misere, games])
+    deals, seat = deals[rows], seat[rows]
+    strain = strain_tricks(deals[np.arange(len(rows)), seat]).argmax(axis=1)
+    bids = np.where(np.arange(len(rows)) < 20, MISERE_RANK, strain).astype(np.int8)
+    frame = pd.DataFrame({"first": deals[:, 0], "second": deals[:, 1], "third": deals[:, 2],
+                          "talon": deals[:, 3], "declarer": seat})  # fmt: skip
+    tables = {
+        policy: pd.concat(
+            [frame, play_contracts(deals, seat, bids, RuleSet(), policy, seed=discard_seed())],
+            axis=1,
+        )
+        for policy in ("heuristic", "sampled", "dd")
+    }
+    return deals, tables
+
+
+def discard_seed():
+    return np.random.SeedSequence(8, spawn_key=(0, 3))
+
+
+def test_sampled_discards_are_legal_reproducible_and_bounded_by_dd(forced_play):
+    deals, tables = forced_play
+    sampled, dd = tables["sampled"], tables["dd"]
+    own = deals[np.arange(len(deals)), sampled.declarer] | deals[:, 3]
+    discard = sampled.discard.to_numpy()
+    assert ((own & discard) == discard).all() and (np.bitwise_count(discard) == 2).all()
+    assert (sampled.contract == tables["heuristic"].contract).all()
+    again = sampled_discards(
+        deals, sampled.declarer.to_numpy(), sampled.contract.to_numpy(), discard_seed()
+    )
+    assert (again == discard).all()
+    # The double-dummy best discard bounds every policy, deal by deal.
+    misere = (sampled.contract == MISERE_RANK).to_numpy()
+    assert misere.sum() == 20
+    assert (dd.tricks[~misere] >= sampled.tricks[~misere]).all()
+    assert (dd.tricks[misere] <= sampled.tricks[misere]).all()
+
+
+def test_discard_policy_effect(forced_play):
+    _, tables = forced_play
+    effect = discard_policy_effect(tables).set_index(["policy", "measure"])
+    assert effect.loc[("heuristic", "make rate"), "n"] == 100
+    assert (effect.xs("catch rate", level="measure")["n"] == 20).all()
+    assert (effect.loc["heuristic", "change"] == 0).all()
+    assert effect.loc[("dd", "make rate"), "change"] >= 0
+    assert effect.loc[("dd", "catch rate"), "change"] <= 0
+    assert ((effect.low <= effect.rate) & (effect.rate <= effect.high)).all()
+    assert ((effect.change_low <= effect.change) & (effect.change <= effect.change_high)).all()
+    shifted = tables["dd"].assign(contract=tables["dd"].contract.shift(fill_value=0))
+    with pytest.raises(ValueError, match="differ in their deals or contracts"):
+        discard_policy_effect({"heuristic": tables["heuristic"], "dd": shifted})
+
+
+def test_discard_policy_effect_of_run_folders(tmp_path):
+    for policy in ("heuristic", "dd"):
+        run_study(StudySpec(deals=300, seed=2, chunk_size=300, discard=policy),
+                  tmp_path / policy, progress=False)  # fmt: skip
+    effect = discard_policy_effect({p: tmp_path / p for p in ("heuristic", "dd")})
+    assert list(effect.policy) == ["heuristic", "heuristic", "dd", "dd"]
+    assert effect.n.iloc[0] == effect.n.iloc[2] > 100
+
+
+def test_sampled_chunks_depend_on_their_seed_alone(tmp_path):
+    # Chunks computed in reverse order, each from its own seed, equal the run: so the rows do
+    # not depend on the workers (which only change the order and placement of chunks).
+    spec = StudySpec(deals=80, seed=6, chunk_size=40, evaluator="sampled", discard="sampled")
+    run_study(spec, tmp_path / "run", progress=False)
+    chunks = [study_chunk(spec.as_run_spec(), 40, chunk_seed(6, i)) for i in (1, 0)]
+    expected = pd.concat(chunks[::-1], ignore_index=True)
+    pd.testing.assert_frame_equal(load_run(tmp_path / "run"), expected)
+    assert (expected.declarer != ALL_PASS).sum() > 30
+
+
+def test_sampling_settings_in_the_spec():
+    plain = StudySpec(deals=10, seed=1).as_run_spec()
+    assert not {"samples", "threshold", "discard_samples", "discard_candidates"} & set(plain)
+    sampled = StudySpec(deals=10, seed=1, evaluator="sampled", discard="sampled").as_run_spec()
+    assert sampled["samples"] == 16 and sampled["discard_candidates"] == 4
+    with pytest.raises(ValueError, match="samples must be a positive int"):
+        StudySpec(deals=10, seed=1, samples=0)
+    with pytest.raises(ValueError, match="discard_samples must be positive"):
+        StudySpec(deals=10, seed=1, discard_samples=0)
