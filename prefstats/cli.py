@@ -13,6 +13,7 @@ from pathlib import Path
 
 from prefstats.cards import Style, format_hand, parse_hand
 from prefstats.deal import Deal, deal_many
+from prefstats.misere_cli import add_parsers as add_misere_parsers
 from prefstats.rules import RULE_SETS, Contract, RuleSet, Strain
 from prefstats.simulate import DISCARDS, EVALUATORS
 
@@ -20,6 +21,7 @@ BENCHMARKS = {
     "deal": "prefstats.benchmarks.deal",
     "solver": "prefstats.benchmarks.solver",
     "calibration": "prefstats.benchmarks.calibration",
+    "misere": "prefstats.benchmarks.misere",
     "study": "prefstats.benchmarks.study",
 }
 SEAT_NAMES = ("first", "second", "third")
@@ -224,6 +226,8 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("--catch-rates", default="data/catch_rates.parquet")
     report.add_argument("--ev", default=None, help="EV table of the run's bid misères (parquet)")
     report.set_defaults(func=cmd_report)
+
+    add_misere_parsers(sub)
 
     bench = sub.add_parser("bench", help="print benchmark figures")
     bench.add_argument("name", choices=sorted(BENCHMARKS), help="what to benchmark")

@@ -6,6 +6,9 @@ trick in the suit, whatever the layout and whoever leads), **conditionally clean
 the opponents lead the suit) and **catchable** (caught in some layout even on the opponents'
 lead). This module decides the class of each of the 256 holdings by solving the one-suit game
 exactly over every layout, and does not copy the source's examples: they are the tests.
+The whole-deal analysis with the double-dummy solver (catch rates by holding, the risk of any
+misère hand) lives in :mod:`prefstats.catch`, so this module stays free of the solver and can be
+imported by ``exact`` and ``declarer``, which ``catch`` itself imports.
 
 The one-suit game (the abstraction)
 -----------------------------------
