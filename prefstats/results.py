@@ -177,3 +177,17 @@ def findings_markdown(summary: pd.DataFrame) -> str:
             f"{row.frequency:.4f} | {row.low:.4f}–{row.high:.4f} |"
         )
     return "\n".join(lines)
+
+
+def shipped_findings(folder: str | Path = "data") -> pd.DataFrame:
+    """The shipped summaries combined: bid and played from ``summary.parquet`` (the large run),
+    potential from ``potential_summary.parquet``; ratio rows recomputed per measure as shipped."""
+    folder = Path(folder)
+    big = pd.read_parquet(folder / "summary.parquet")
+    potential = pd.read_parquet(folder / "potential_summary.parquet")
+    combined = pd.concat(
+        [big[big.measure != "potential"], potential[potential.measure == "potential"]],
+        ignore_index=True,
+    )
+    combined.attrs["verdict"] = verdict(combined)
+    return combined
