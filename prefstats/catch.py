@@ -632,10 +632,10 @@ def catch_pair_table(path: str | Path | None = None) -> npt.NDArray[np.float64]:
     """P(caught) of two catchable suits of at most three cards each, by holdings (256, 256,
     symmetric) and lead (own, left, right); NaN for pairs not in the shipped table. Read-only.
 
-    Needs ``data/catch_pairs.parquet`` (``python -m prefstats.catch_tables --only pairs``)::
-
-        rates = catch_pair_table()
-        rates[parse_holding("8"), parse_holding("7 10"), 1]  # P(caught), left defender leads
+    >>> rates = catch_pair_table()
+    >>> a, b = parse_holding("8"), parse_holding("7 10")
+    >>> bool(rates[a, b, 1] == rates[b, a, 1] > catch_rate(b, "left"))  # left defender leads
+    True
     """
     return _pair_table(Path(path) if path is not None else CATCH_PAIRS)
 
@@ -650,6 +650,37 @@ def _pair_table(path: Path) -> npt.NDArray[np.float64]:
     rates[b, a, leader] = p
     rates.flags.writeable = False
     return rates
+
+
+def pair_independence(
+    path: str | Path | None = None, rates_path: str | Path | None = None
+) -> pd.DataFrame:
+    """The pairs table beside what independent suits would give: one row per pair and lead with
+    the measured P(caught) and its Wilson interval, each holding's single-suit rate (``p_a``,
+    ``p_b``, from the single-holding table), the independence prediction ``p_independent`` =
+    1 − (1 − p_a)(1 − p_b), ``difference`` = measured − predicted, and ``inside``: the
+    prediction lies in the interval.
+
+    The same product is what :mod:`prefstats.evaluators` uses for a whole hand, so this table
+    measures that approximation on two catchable suits.
+
+    >>> table = pair_independence()
+    >>> bool(table["inside"].mean() > 0.8), bool(table["difference"].abs().mean() < 0.05)
+    (True, True)
+    """
+    pairs = load_catch_pairs(path)
+    rates = catch_rate_table(rates_path)
+    leader = pairs["leader"].to_numpy()
+    p_a = rates[pairs["holding_a"].to_numpy(), leader]
+    p_b = rates[pairs["holding_b"].to_numpy(), leader]
+    predicted = 1.0 - (1.0 - p_a) * (1.0 - p_b)
+    columns = ["text_a", "text_b", "n_cards", "lead", "n", "caught", "p_caught", "p_caught_low",
+               "p_caught_high"]  # fmt: skip
+    table = pairs[columns].assign(p_a=p_a, p_b=p_b, p_independent=predicted)
+    return table.assign(
+        difference=table["p_caught"] - predicted,
+        inside=(table["p_caught_low"] <= predicted) & (predicted <= table["p_caught_high"]),
+    )
 
 
 def catch_rate(holding: int | str, lead: str | int = "own") -> float:
@@ -689,6 +720,7 @@ __all__ = [
     "load_catch_rates",
     "misere_risk",
     "misere_tricks",
+    "pair_independence",
     "relative_lead",
     "sampled_discards",
     "seat_rows",

@@ -34,6 +34,7 @@ Sizes and cost (one core)
   except the 107 catchable holdings of 3 or 4 cards, the slowest to solve: 8,000 each
   (:func:`single_n`). About 43 CPU minutes.
 * Pairs: the 3,570 unordered pairs of catchable holdings of at most 3 cards, 200 layouts each.
+  About 50 CPU minutes.
 
 Runs live in ``data/runs/catch-*`` (one parquet file of per-layout tricks per holding, or per
 first holding of a pair, written atomically with provenance); the shipped tables are

@@ -135,11 +135,16 @@ def cmd_report(args: argparse.Namespace) -> None:
     """Write the HTML report of a run (with the shipped catch rates and EV table if present)."""
     import pandas as pd
 
+    from prefstats.catch import pair_independence
     from prefstats.report import build_report
 
-    catch_rates = pd.read_parquet(args.catch_rates) if Path(args.catch_rates).exists() else None
+    has_rates = Path(args.catch_rates).exists()
+    catch_rates = pd.read_parquet(args.catch_rates) if has_rates else None
+    has_pairs = has_rates and Path(args.catch_pairs).exists()
+    pairs = pair_independence(args.catch_pairs, args.catch_rates) if has_pairs else None
     ev_table = pd.read_parquet(args.ev) if args.ev and Path(args.ev).exists() else None
-    path = build_report(args.run, args.out, catch_rates=catch_rates, ev_table=ev_table)
+    path = build_report(args.run, args.out, catch_rates=catch_rates, catch_pairs=pairs,
+                        ev_table=ev_table)  # fmt: skip
     print(f"wrote {path}")
 
 
@@ -224,6 +229,7 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("run", help="run folder written by 'prefstats study'")
     report.add_argument("--out", default="reports/report.html")
     report.add_argument("--catch-rates", default="data/catch_rates.parquet")
+    report.add_argument("--catch-pairs", default="data/catch_pairs.parquet")
     report.add_argument("--ev", default=None, help="EV table of the run's bid misères (parquet)")
     report.set_defaults(func=cmd_report)
 

@@ -91,3 +91,19 @@ def ev_scatter(ev_table: pd.DataFrame, ax: Axes) -> None:
     ax.set_ylabel("solo EV, whists (4 players, Sochi)")
     ax.legend(title="hand class")
     ax.set_title("Bid misères: solo EV (dealer accepts above the line)")
+
+
+def pair_independence(table: pd.DataFrame, ax: Axes, lead: str = "left") -> None:
+    """Measured P(caught) of two catchable suits against the product of their single-suit rates
+    (``catch.pair_independence``), one point per pair, for one lead."""
+    part = table[table.lead == lead]
+    inside = part.inside.to_numpy(dtype=bool)
+    for mask, label, color in ((inside, "prediction inside the 95% interval", "tab:blue"),
+                               (~inside, "outside", "tab:red")):  # fmt: skip
+        ax.scatter(part.p_independent[mask], part.p_caught[mask], s=6, alpha=0.5, color=color,
+                   label=f"{label} ({mask.sum():,})")  # fmt: skip
+    ax.plot([0, 1], [0, 1], color="black", lw=0.8)
+    ax.set_xlabel("1 − (1 − p_a)(1 − p_b): independent suits")
+    ax.set_ylabel("P(caught), measured")
+    ax.legend(fontsize=8)
+    ax.set_title(f"Two catchable suits, {lead} lead ({len(part):,} pairs)")

@@ -45,9 +45,12 @@ def build_report(
     out: str | Path,
     *,
     catch_rates: pd.DataFrame | None = None,
+    catch_pairs: pd.DataFrame | None = None,
     ev_table: pd.DataFrame | None = None,
 ) -> Path:
-    """Write the report of ``run`` to ``out`` (one HTML file); returns its path."""
+    """Write the report of ``run`` to ``out`` (one HTML file); returns its path.
+
+    ``catch_pairs`` is the table of ``catch.pair_independence``."""
     table = load_run(run)
     spec = read_spec(run)
     summary = summarize(table)
@@ -59,6 +62,8 @@ def build_report(
     ]
     if catch_rates is not None:
         sections.append(_catch(catch_rates))
+    if catch_pairs is not None:
+        sections.append(_pairs(catch_pairs))
     if ev_table is not None and len(ev_table):
         sections.append(_ev(ev_table))
     sections.append(_method(spec))
@@ -172,6 +177,30 @@ def _catch(rates: pd.DataFrame) -> str:
             (6, 9),
         )
     )
+
+
+def _pairs(table: pd.DataFrame) -> str:
+    by_lead = table.groupby("lead", sort=False).agg(
+        pairs=("n", "size"), layouts_each=("n", "min"), mean_measured=("p_caught", "mean"),
+        mean_independent=("p_independent", "mean"),
+        mean_abs_difference=("difference", lambda d: d.abs().mean()),
+        share_inside_95=("inside", "mean"),
+    ).reset_index()  # fmt: skip
+    worst = table.reindex(table.difference.abs().sort_values(ascending=False).index).head(6)
+    columns = ["text_a", "text_b", "lead", "n", "p_caught", "p_caught_low", "p_caught_high",
+               "p_independent"]  # fmt: skip
+    return (
+        "<h3>Two catchable suits</h3><p>Every pair of catchable holdings of up to three cards "
+        "(clean suits elsewhere), measured with the solver, against the product rule "
+        "1 − (1 − p<sub>a</sub>)(1 − p<sub>b</sub>) of the single-suit rates that the bidders "
+        "use for a whole hand.</p>"
+        + _table(by_lead, 4)
+        + "<p>The pairs furthest from the product rule:</p>"
+        + _table(worst[columns], 4)
+        + _figure(lambda ax: plots.pair_independence(table, ax),
+                  "Two catchable suits, left defender leading: measured P(caught) against "
+                  "the product of the single-suit rates.", (6, 5))
+    )  # fmt: skip
 
 
 def _ev(ev_table: pd.DataFrame) -> str:

@@ -23,6 +23,7 @@ from prefstats.catch import (
     deal_rest,
     load_catch_pairs,
     load_catch_rates,
+    pair_independence,
     relative_lead,
 )
 from prefstats.catch_tables import (
@@ -248,14 +249,8 @@ def test_shipped_table_agrees_with_a_fresh_sample() -> None:
             assert abs(caught / n - fresh_caught / 3000) <= Z_BOUND * se, (text, lead)
 
 
-NO_PAIRS = pytest.mark.skipif(
-    not CATCH_PAIRS.exists(),
-    reason="the pairs table is not shipped yet: python -m prefstats.catch_tables --only pairs",
-)
-
-
 def test_shipped_files_have_provenance_and_match() -> None:
-    for path in (CATCH_RATES, *([CATCH_PAIRS] if CATCH_PAIRS.exists() else [])):
+    for path in (CATCH_RATES, CATCH_PAIRS):
         provenance = table_provenance(path)
         assert {"seed", "model", "cpu_seconds", "git_commit"} <= provenance.keys()
         csv = read_csv(path.with_suffix(".csv"))
@@ -265,7 +260,6 @@ def test_shipped_files_have_provenance_and_match() -> None:
     assert json.loads(json.dumps(table_provenance(CATCH_RATES)))
 
 
-@NO_PAIRS
 def test_shipped_pairs_table() -> None:
     pairs = load_catch_pairs()
     assert len(pairs) == len(pair_items()) * 3
@@ -278,6 +272,31 @@ def test_shipped_pairs_table() -> None:
     row = pairs[(pairs["holding_a"] == min(a, b)) & (pairs["holding_b"] == max(a, b))]
     assert list(rates[a, b]) == list(rates[b, a]) == list(row.sort_values("leader")["p_caught"])
     assert np.isnan(rates[parse_holding("7 8"), a]).all()  # clean: not in the pairs table
+
+
+def test_shipped_pairs_rows_are_reproduced_exactly() -> None:
+    """The shipped rows of two pairs, recomputed from the table's own seed: the same counts."""
+    pairs = load_catch_pairs()
+    seed = table_provenance(CATCH_PAIRS)["seed"]
+    for texts in (("8", "7 10"), ("7 J", "9 J Q")):
+        item = tuple(sorted(parse_holding(t) for t in texts))
+        rows = pairs[(pairs["holding_a"] == item[0]) & (pairs["holding_b"] == item[1])]
+        tricks = item_tricks(item, int(rows["n"].iloc[0]), seed)
+        for row in rows.itertuples():
+            counts = np.bincount(tricks[:, row.leader], minlength=11)
+            assert counts.tolist() == [getattr(row, f"tricks_{k}") for k in range(11)], texts
+
+
+def test_pair_independence_arithmetic() -> None:
+    table = pair_independence()
+    assert len(table) == len(load_catch_pairs())
+    rates = catch_rate_table()
+    row = table[(table["text_a"] == "8") & (table["text_b"] == "7 10") & (table["lead"] == "left")]
+    p_a, p_b = rates[parse_holding("8"), 1], rates[parse_holding("7 10"), 1]
+    assert row["p_independent"].iloc[0] == pytest.approx(1 - (1 - p_a) * (1 - p_b))
+    assert np.allclose(table["difference"], table["p_caught"] - table["p_independent"])
+    predicted, low, high = table["p_independent"], table["p_caught_low"], table["p_caught_high"]
+    assert (table["inside"] == ((low <= predicted) & (predicted <= high))).all()
 
 
 # --- lookups ---------------------------------------------------------------------------------

@@ -43,3 +43,14 @@ def test_report_cli(run, tmp_path, capsys):
     out = tmp_path / "r.html"
     assert main(["report", str(run), "--out", str(out), "--catch-rates", "nowhere"]) == 0
     assert out.exists() and "wrote" in capsys.readouterr().out
+
+
+def test_pairs_section_states_the_product_rule_check(run, tmp_path):
+    from prefstats.catch import pair_independence
+
+    pairs = pair_independence()
+    text = build_report(run, tmp_path / "r.html", catch_pairs=pairs).read_text(encoding="utf-8")
+    assert "Two catchable suits" in text
+    for lead, part in pairs.groupby("lead"):
+        share = f"<td>{part.inside.mean():.4g}</td>"
+        assert f"<td>{lead}</td>\n      <td>{len(part)}</td>" in text and share in text, lead
