@@ -178,7 +178,7 @@ def dd_discards(
     ...     "♣A ♦10 J Q K A ♥8 9 J Q")]], np.uint32)
     >>> discard, tricks = dd_discards(np.array([hand], np.uint32), others, seat=2)
     >>> format_hand(int(discard[0])), int(tricks[0])
-    ('♥10 K', 1)
+    ('♥K A', 1)
     """
     hands12 = np.asarray(hands12, dtype=np.uint32)
     best = misere_discards(hands12).astype(np.uint32)

@@ -15,6 +15,7 @@ every one of the C(12, 2) = 66 discards is scored with the trick counting of ``e
 
 from __future__ import annotations
 
+import functools
 from itertools import combinations
 
 import numpy as np
@@ -29,6 +30,8 @@ HAND12 = 12
 RELABEL_BLOCK = 1 << 15  # layouts renamed at once by sample_layouts (~0.5 KB of scratch each)
 PAIRS = np.array(list(combinations(range(HAND12), 2)), dtype=np.intp)  # (66, 2)
 TIE_BREAK = 1e-3  # small enough never to outweigh half a counted trick
+MISERE_TIE_BREAK = 1e-6  # ...and never a difference in the log chance of escaping a catch
+MAX_CATCH_RATE = 0.999  # keeps log(1 - p) finite, so a hopeless hand still orders its discards
 LEVEL_OF_RANK = np.array([c.level for c in LADDER], dtype=np.intp)
 STRAIN_OF_RANK = np.array([-1 if c.strain is None else c.strain for c in LADDER], dtype=np.intp)
 
@@ -125,22 +128,35 @@ def misere_discard_scores(
     hands12: np.ndarray, candidates: np.ndarray | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
     """Every discard of each 12-card hand (or the given ``candidates``), uint32 (n, k), and
-    its misère score, float (n, k), higher better: fewest catchable suits, then most clean
-    suits, then the highest cards away (RULES.md "Misère suit structures")."""
+    its misère score, float (n, k), higher better (Codex 3.6.6; RULES.md "Misère suit
+    structures"): the log of the chance that no kept suit is caught, then, to break ties, more
+    clean suits, then higher cards away.
+
+    The chance is the product over the kept suits of 1 − P(caught) from the shipped catch-rate
+    table on the defenders' lead (``catch.catch_rate``: after trick 1 the defenders lead in every
+    seat), as if the suits were caught independently; ``catch.pair_independence`` measures that
+    product on two catchable suits.
+    """
     hands12 = np.asarray(hands12, dtype=np.uint32)
     n = len(hands12)
     if candidates is None:
         candidates = discard_candidates(hands12)[0]
     rank_sum = discard_rank_sums(candidates)
     k = candidates.shape[1]
-    kept = (hands12[:, None] & ~candidates).reshape(-1)
-    classes = class_codes()[holdings(kept)].reshape(n, k, N_SUITS)
-    score = (
-        -4.0 * (classes == SuitClass.CATCHABLE).sum(axis=2)
-        + 1.0 * (classes == SuitClass.CLEAN).sum(axis=2)
-        + rank_sum / (4 * N_RANKS)
-    )
-    return candidates, score
+    kept_holdings = holdings((hands12[:, None] & ~candidates).reshape(-1)).reshape(n, k, N_SUITS)
+    escape = np.log1p(-_defender_catch_rates()[kept_holdings]).sum(axis=2)
+    clean = (class_codes()[kept_holdings] == SuitClass.CLEAN).sum(axis=2)
+    tie_break = MISERE_TIE_BREAK * (clean + rank_sum / (2 * N_RANKS + 1)) / (N_SUITS + 1)
+    return candidates, escape + tie_break
+
+
+@functools.cache
+def _defender_catch_rates() -> np.ndarray:
+    """P(caught) by holding on the defenders' lead (mean of left and right), capped below 1."""
+    from prefstats.catch import catch_rate_table  # catch imports this module
+
+    rates = catch_rate_table()[:, 1:].mean(axis=1)
+    return np.minimum(np.nan_to_num(rates, nan=1.0), MAX_CATCH_RATE)
 
 
 def misere_discards(hands12: np.ndarray) -> np.ndarray:

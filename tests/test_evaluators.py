@@ -1,11 +1,14 @@
 """The heuristic evaluator and the declarer's heuristic discards, against the solver where the
 answer is certain."""
 
+from itertools import combinations
+
 import numpy as np
 import pytest
 
 from prefstats.bidding import MISERE_RANK, NO_BID
 from prefstats.cards import parse_hand
+from prefstats.catch import catch_rate
 from prefstats.deal import deal_many
 from prefstats.declarer import (
     contract_discards,
@@ -20,14 +23,15 @@ from prefstats.evaluators import (
     HeuristicEvaluator,
     SampledEvaluator,
     filter_counts,
+    holdings,
     misere_risk,
     misere_safe,
     stopped,
     strain_tricks,
 )
-from prefstats.misere import misere_hand_class
+from prefstats.misere import SuitClass, class_codes, misere_hand_class
 from prefstats.rules import Contract
-from prefstats.solver import solve
+from prefstats.solver import solve, solve_many
 
 C = Contract.parse
 
@@ -89,6 +93,54 @@ def test_heuristic_discards_are_legal_and_never_lower_the_bid():
 def test_misere_discard_removes_the_catchable_card():
     hand12 = hands("♠7 8 9 ♣7 8 ♦7 8 9 ♥7 8 ♥A ♣K")
     assert int(misere_discards(hand12)[0]) == parse_hand("♥A ♣K")
+
+
+def escape_chance(hand: int) -> float:
+    """Naive twin of the misère discard score: Π over suits of 1 − P(caught), defenders' lead."""
+    chance = 1.0
+    for suit in range(4):
+        holding = (hand >> (8 * suit)) & 0xFF
+        chance *= 1.0 - min(catch_rate(holding, "defenders"), 0.999)
+    return chance
+
+
+def test_misere_discard_maximises_the_chance_of_no_catch():
+    deals = deal_many(150, seed=12)
+    hand12 = deals[:, 1] | deals[:, 3]
+    chosen = misere_discards(hand12)
+    for hand, discard in zip(hand12.tolist(), chosen.tolist(), strict=True):
+        cards = [bit for bit in range(32) if hand >> bit & 1]
+        best = max(escape_chance(hand & ~(1 << a | 1 << b)) for a, b in combinations(cards, 2))
+        assert escape_chance(hand & ~discard) >= best * (1 - 1e-5)
+
+
+def class_count_discards(hand12: np.ndarray) -> np.ndarray:
+    """The earlier rule: fewest catchable suits, then most clean suits, then high cards away."""
+    candidates, rank_sum = discard_candidates(hand12)
+    kept = (hand12[:, None] & ~candidates).reshape(-1)
+    classes = class_codes()[holdings(kept)].reshape(*candidates.shape, 4)
+    score = -4.0 * (classes == SuitClass.CATCHABLE).sum(axis=2)
+    score += (classes == SuitClass.CLEAN).sum(axis=2) + rank_sum / 32
+    return candidates[np.arange(len(candidates)), score.argmax(axis=1)]
+
+
+def test_misere_discard_is_caught_less_than_the_class_count_rule():
+    """Second-hand misères the heuristic bidder bids, each dealt layout solved with both
+    discards (paired). Measured: caught 23.3% against 38.9%, a change of -0.156 with standard
+    error 0.010. The test asks only change + 4 SE < 0: a correct program misses it only if its
+    estimate lands 12 standard errors above the measured one (probability far below 1e-9)."""
+    deals = deal_many(120_000, seed=13)
+    bid = HeuristicEvaluator().limits(deals[:, 1], seat=1) == MISERE_RANK
+    deals = deals[bid][:1500]
+    hand12 = deals[:, 1] | deals[:, 3]
+    caught = {}
+    for name, rule in (("rates", misere_discards), ("classes", class_count_discards)):
+        hands3 = deals[:, :3].copy()
+        hands3[:, 1] = hand12 & ~rule(hand12)
+        caught[name] = solve_many(hands3, misere=True, declarer=1, leader=0) > 0
+    change = caught["rates"].astype(int) - caught["classes"].astype(int)
+    se = change.std() / np.sqrt(len(change))
+    assert len(deals) == 1500 and change.mean() + 4 * se < 0, (change.mean(), se)
 
 
 def test_candidates_cover_all_66_pairs():
