@@ -338,3 +338,13 @@ def test_relative_lead() -> None:
     assert [relative_lead(seat) for seat in range(3)] == [0, 2, 1]
     with pytest.raises(ValueError, match="seat"):
         relative_lead(3)
+
+
+def test_bench_headlines_quote_the_shipped_tables() -> None:
+    from prefstats.benchmarks.misere import headline_pair_rows, headline_rows
+
+    singles, pairs = headline_rows(), headline_pair_rows()
+    assert len(singles) == 5 * 3 and len(pairs) == 3 * 3
+    row = load_catch_pairs().query("holding_a == 2 and holding_b == 9 and lead == 'left'")
+    assert pairs[1].split()[:5] == ["8", "+", "7", "10", "left"]
+    assert f"{row['p_caught'].iloc[0]:.3f}" in pairs[1]

@@ -6,7 +6,8 @@ layouts of the defenders' cards are decided on one core: ``makes_many`` (caught 
 benchmark figure, target <= 3 s; a C++ desktop solver takes 5.2-5.8 s) and ``solve_many`` (the
 full trick distribution). Each call runs in a fresh thread, so with a cold transposition table,
 after a warm-up that loads the compiled kernels. Two hands: one with two catchable suits, one
-with a single catchable suit. Then the shipped table's catch rates of a few classic holdings.
+with a single catchable suit. Then the shipped tables' catch rates of a few classic holdings and
+pairs of holdings.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from prefstats.cards import format_hand, parse_hand
-from prefstats.catch import LEADS, all_layouts, load_catch_rates
+from prefstats.catch import LEADS, all_layouts, load_catch_pairs, load_catch_rates
 from prefstats.misere import parse_holding
 from prefstats.solver import makes_many, solve_many
 
@@ -29,6 +30,7 @@ HANDS = (  # dealt hand, talon, discard
 )
 SEATS = (0, 1)  # first hand (own lead) and second hand (the first hand, a defender, leads)
 HEADLINE = ("7 10", "7 J", "8", "9", "8 9")
+HEADLINE_PAIRS = (("8", "7 10"), ("9", "7 J"), ("8", "8"))
 
 
 def layouts(dealt: str, talon: str, discard: str, seat: int) -> np.ndarray:
@@ -79,6 +81,24 @@ def headline_rows() -> list[str]:
     return lines
 
 
+def headline_pair_rows() -> list[str]:
+    """P(caught) of a few pairs of catchable suits under each lead, from the pairs table."""
+    try:
+        table = load_catch_pairs()
+    except ValueError as err:
+        return [f"  (no table: {err})"]
+    lines = []
+    for texts in HEADLINE_PAIRS:
+        a, b = sorted(parse_holding(t) for t in texts)
+        rows = table[(table["holding_a"] == a) & (table["holding_b"] == b)].sort_values("leader")
+        for row in rows.itertuples():
+            lines.append(
+                f"  {' + '.join(texts):<9} {row.lead:<5}  P(caught) {row.p_caught:.3f} "
+                f"[{row.p_caught_low:.3f}, {row.p_caught_high:.3f}]  n={row.n:,}"
+            )
+    return lines
+
+
 def main() -> None:
     """Print the benchmark figures."""
     for dealt, talon, discard in HANDS:
@@ -94,6 +114,9 @@ def main() -> None:
             )
     print("catch rates (data/catch_rates.parquet; clean suits elsewhere, 95% CI):")
     for line in headline_rows():
+        print(line)
+    print("pairs of catchable suits (data/catch_pairs.parquet; clean suits elsewhere, 95% CI):")
+    for line in headline_pair_rows():
         print(line)
 
 
