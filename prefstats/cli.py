@@ -15,7 +15,7 @@ from prefstats.cards import Style, format_hand, parse_hand
 from prefstats.deal import Deal, deal_many
 from prefstats.misere_cli import add_parsers as add_misere_parsers
 from prefstats.rules import RULE_SETS, Contract, RuleSet, Strain
-from prefstats.simulate import DISCARDS, EVALUATORS
+from prefstats.simulate import DISCARDS, EVALUATORS, MISERE_RISK_LIMIT
 
 BENCHMARKS = {
     "deal": "prefstats.benchmarks.deal",
@@ -103,7 +103,9 @@ def cmd_misere_ev(args: argparse.Namespace) -> None:
     from prefstats.runs import load_run, read_spec, write_table
 
     table = load_run(args.run)
-    ev = hand_misere_ev(table, misere_risk, n=args.n, seed=args.seed, discard=args.discard)
+    ev = hand_misere_ev(
+        table, misere_risk, n=args.n, seed=args.seed, discard=args.discard, progress=True
+    )
     out = Path(args.out or Path(args.run) / "misere_ev.parquet")
     provenance = {"kind": "misere_ev", "run": read_spec(args.run), "n": args.n,
                   "seed": args.seed, "discard": args.discard}  # fmt: skip
@@ -143,8 +145,10 @@ def cmd_report(args: argparse.Namespace) -> None:
     has_pairs = has_rates and Path(args.catch_pairs).exists()
     pairs = pair_independence(args.catch_pairs, args.catch_rates) if has_pairs else None
     ev_table = pd.read_parquet(args.ev) if args.ev and Path(args.ev).exists() else None
+    has_sensitivity = Path(args.sensitivity).exists()
+    sensitivity = pd.read_parquet(args.sensitivity) if has_sensitivity else None
     path = build_report(args.run, args.out, catch_rates=catch_rates, catch_pairs=pairs,
-                        ev_table=ev_table)  # fmt: skip
+                        ev_table=ev_table, sensitivity=sensitivity)  # fmt: skip
     print(f"wrote {path}")
 
 
@@ -156,6 +160,7 @@ def cmd_study(args: argparse.Namespace) -> None:
     spec = StudySpec(
         deals=args.deals, seed=args.seed, chunk_size=args.chunk_size, evaluator=args.evaluator,
         discard=args.discard, rules=args.rules, potential=args.potential,
+        misere_risk_limit=args.misere_risk_limit,
     )  # fmt: skip
     folder = run_study(
         spec, args.out, jobs=args.jobs, backend=args.backend, scheduler=args.scheduler
@@ -164,6 +169,32 @@ def cmd_study(args: argparse.Namespace) -> None:
     events = ["nine", "ten", "nine or ten", "misère", "all-pass", "misère / nine"]
     print(summary[summary.event.isin(events)].to_string(index=False))
     print(summary.attrs["verdict"])
+
+
+def cmd_sensitivity(args: argparse.Namespace) -> None:
+    """Run one study per misère risk limit (same deals) and write how the played frequencies
+    move with it: ``results.sensitivity`` as parquet (provenance) and CSV."""
+    from prefstats.results import sensitivity
+    from prefstats.runs import read_spec, write_table
+    from prefstats.simulate import StudySpec, run_study
+
+    runs = {}
+    for limit in args.limits:
+        label = "none" if limit is None else f"{limit:g}"
+        spec = StudySpec(deals=args.deals, seed=args.seed, chunk_size=args.chunk_size,
+                         misere_risk_limit=limit)  # fmt: skip
+        runs[label] = run_study(spec, Path(args.runs) / f"misere-limit-{label}", jobs=args.jobs)
+    table = sensitivity(runs)
+    out = Path(args.out)
+    provenance = {"kind": "sensitivity", "setting": "misere_risk_limit",
+                  "runs": {label: read_spec(run) for label, run in runs.items()}}  # fmt: skip
+    write_table(table, out.with_suffix(".parquet"), provenance)
+    with open(out.with_suffix(".csv"), "w", encoding="utf-8") as handle:
+        handle.write(f"# prefstats sensitivity to the misère risk limit: {provenance['runs']}\n")
+        table.to_csv(handle, index=False)
+    print(table[["label", "nine", "misere", "ratio", "ratio_low", "ratio_high", "caught_rate"]]
+          .to_string(index=False))  # fmt: skip
+    print(f"wrote {out.with_suffix('.parquet')} and .csv")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -208,6 +239,9 @@ def build_parser() -> argparse.ArgumentParser:
     study.add_argument("--rules", choices=sorted(RULE_SETS), default="codex")
     study.add_argument("--potential", action="store_true", help="also every seat's DD potential")
     study.add_argument("--chunk-size", type=_positive_int, default=20_000, help="deals per chunk")
+    study.add_argument("--misere-risk-limit", type=_risk_limit, default=MISERE_RISK_LIMIT,
+                       help="heuristic bidders bid misère up to this estimated catch risk "
+                            "(default %(default)s; 'none': only safe hands)")  # fmt: skip
     study.add_argument("--out", required=True, help="run folder, e.g. data/runs/NAME")
     study.set_defaults(func=cmd_study)
 
@@ -230,8 +264,33 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("--out", default="reports/report.html")
     report.add_argument("--catch-rates", default="data/catch_rates.parquet")
     report.add_argument("--catch-pairs", default="data/catch_pairs.parquet")
+    report.add_argument("--sensitivity", default="data/misere_limit_sensitivity.parquet")
     report.add_argument("--ev", default=None, help="EV table of the run's bid misères (parquet)")
     report.set_defaults(func=cmd_report)
+
+    sens = sub.add_parser(
+        "sensitivity",
+        help="played nine and misère against the misère risk "
+        "limit of the heuristic bidders (one study per limit, same deals)",
+    )
+    sens.add_argument(
+        "--limits",
+        type=_risk_limit,
+        nargs="+",
+        default=[None, 0.1, 0.2, 0.3, 0.4, 0.5],
+        help="risk limits ('none' too)",
+    )
+    sens.add_argument("--deals", type=_positive_int, default=200_000, help="deals per study")
+    sens.add_argument("--seed", type=int, default=1)
+    sens.add_argument("--jobs", type=_positive_int, default=1, help="worker processes")
+    sens.add_argument("--chunk-size", type=_positive_int, default=20_000, help="deals per chunk")
+    sens.add_argument("--runs", default="data/runs", help="folder of the studies (resumable)")
+    sens.add_argument(
+        "--out",
+        default="data/misere_limit_sensitivity",
+        help="table path without extension (.parquet and .csv are written)",
+    )
+    sens.set_defaults(func=cmd_sensitivity)
 
     add_misere_parsers(sub)
 
@@ -252,6 +311,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"prefstats {args.command}: {err}", file=sys.stderr)
         return 2
     return 0
+
+
+def _risk_limit(text: str) -> float | None:
+    if text.lower() == "none":
+        return None
+    value = float(text)
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"must be in [0, 1] or 'none', got {text}")
+    return value
 
 
 def _positive_int(text: str) -> int:

@@ -107,3 +107,24 @@ def pair_independence(table: pd.DataFrame, ax: Axes, lead: str = "left") -> None
     ax.set_ylabel("P(caught), measured")
     ax.legend(fontsize=8)
     ax.set_title(f"Two catchable suits, {lead} lead ({len(part):,} pairs)")
+
+
+def sensitivity(table: pd.DataFrame, ax: Axes) -> None:
+    """The played misère/nine ratio (95% intervals) for each setting of ``results.sensitivity``,
+    with the share of played misères caught written above each point."""
+    x = np.arange(len(table))
+    err = [table.ratio - table.ratio_low, table.ratio_high - table.ratio]
+    ax.errorbar(x, table.ratio, yerr=err, fmt="o", capsize=3, color="tab:purple")
+    rates, tops = table.caught_rate.to_numpy(float), table.ratio_high.to_numpy(float)
+    for xi, rate, top in zip(x, rates, tops, strict=True):
+        if np.isfinite(rate) and np.isfinite(top):
+            ax.annotate(
+                f"{rate:.0%} caught", (xi, top), xytext=(0, 3), textcoords="offset points",
+                fontsize=7, ha="center", va="bottom",
+            )  # fmt: skip
+    ax.axhline(1, color="gray", ls="--", lw=0.8)
+    ax.margins(y=0.15)
+    ax.set_xticks(x, table.label)
+    ax.set_xlabel("misère risk limit of the bidders ('none': only safe hands)")
+    ax.set_ylabel("misère / nine, as played")
+    ax.set_title("How the played ratio depends on the bidders' misère risk")

@@ -47,16 +47,19 @@ def build_report(
     catch_rates: pd.DataFrame | None = None,
     catch_pairs: pd.DataFrame | None = None,
     ev_table: pd.DataFrame | None = None,
+    sensitivity: pd.DataFrame | None = None,
 ) -> Path:
     """Write the report of ``run`` to ``out`` (one HTML file); returns its path.
 
-    ``catch_pairs`` is the table of ``catch.pair_independence``."""
+    ``catch_pairs`` is the table of ``catch.pair_independence``, ``sensitivity`` that of
+    ``results.sensitivity`` over the bidders' misère risk limit."""
     table = load_run(run)
     spec = read_spec(run)
     summary = summarize(table)
     sections = [
         _header(spec, len(table)),
         _claim(summary),
+        *([_sensitivity(sensitivity)] if sensitivity is not None else []),
         _contracts(summary),
         _suit_classes(table),
     ]
@@ -177,6 +180,21 @@ def _catch(rates: pd.DataFrame) -> str:
             (6, 9),
         )
     )
+
+
+def _sensitivity(table: pd.DataFrame) -> str:
+    columns = ["label", "n", "nine", "misere", "ratio", "ratio_low", "ratio_high", "caught",
+               "caught_rate", "caught_low", "caught_high"]  # fmt: skip
+    return (
+        "<h3>How much the bidders decide it</h3><p>Dealt potential does not depend on how "
+        "players bid; what is played does. The heuristic bidders bid misère when their estimated "
+        "catch probability is at most a risk limit; the same deals are played for each limit "
+        "('none': only hands with no catchable suit). Columns: nines and misères played, their "
+        "ratio with its 95% interval, and how many of the played misères were caught.</p>"
+        + _table(table[columns], 4)
+        + _figure(lambda ax: plots.sensitivity(table, ax),
+                  "Misère / nine as played, by the bidders' misère risk limit (95% intervals).")
+    )  # fmt: skip
 
 
 def _pairs(table: pd.DataFrame) -> str:

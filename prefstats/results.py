@@ -20,6 +20,7 @@ rarer event than misère." ``summarize`` measures both, three ways where the run
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 import numpy as np
@@ -191,3 +192,68 @@ def shipped_findings(folder: str | Path = "data") -> pd.DataFrame:
     )
     combined.attrs["verdict"] = verdict(combined)
     return combined
+
+
+def sensitivity(runs: Mapping[str, str | Path | pd.DataFrame]) -> pd.DataFrame:
+    """How the played frequencies move with a policy setting: one row per run (label → run).
+
+    Each row: n deals; the nines and misères played (count, rate, Wilson 95% interval); the
+    misère/nine ratio (delta-method interval); and how often the played misères were caught
+    (``caught`` of ``misere``). Runs of one seed and size deal the same hands, so the rows
+    differ by the policy alone.
+
+    >>> made = [True, True, False, False] * 50
+    >>> a = pd.DataFrame({"contract": [15, 16, 15, -1] * 50, "made": made})
+    >>> b = a.assign(contract=[15, 16, 16, -1] * 50)
+    >>> table = sensitivity({"0.3": a, "0.1": b})
+    >>> table[["label", "misere", "nine", "ratio", "caught", "caught_rate"]].to_dict("records")[0]
+    {'label': '0.3', 'misere': 100, 'nine': 50, 'ratio': 2.0, 'caught': 50, 'caught_rate': 0.5}
+    """
+    rows = []
+    for label, run in runs.items():
+        table = run if isinstance(run, pd.DataFrame) else load_run(run)
+        ranks = table["contract"].to_numpy()
+        level = np.where(ranks >= 0, LEVEL_OF_RANK[np.clip(ranks, 0, None)], 0)
+        misere = ranks == MISERE_RANK
+        nine = (level == 9) & ~misere
+        n, count_m, count_n = len(ranks), int(misere.sum()), int(nine.sum())
+        caught = int((misere & ~table["made"].to_numpy(dtype=bool)).sum())
+        ratio = ratio_of_proportions(count_m, count_n, n) if count_m and count_n else None
+        catch = proportion(caught, count_m) if count_m else None
+        rows.append({
+            "label": label, "n": n,
+            "nine": count_n, **_interval("nine", proportion(count_n, n)),
+            "misere": count_m, **_interval("misere", proportion(count_m, n)),
+            "ratio": ratio.estimate if ratio else np.nan, **_interval("ratio", ratio, rate=False),
+            "caught": caught, **_interval("caught", catch),
+        })  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def _interval(name: str, est: Estimate | None, rate: bool = True) -> dict[str, float]:
+    """``name_rate`` (if ``rate``), ``name_low``, ``name_high`` of an estimate (NaN if None)."""
+    values = (est.estimate, est.low, est.high) if est else (np.nan,) * 3
+    parts = dict(zip(("rate", "low", "high"), values, strict=True))
+    return {f"{name}_{key}": value for key, value in parts.items() if rate or key != "rate"}
+
+
+def sensitivity_markdown(table: pd.DataFrame) -> str:
+    """The README's table of ``sensitivity``: played nine, misère, their ratio and the misères
+    caught, one row per setting, with 95% intervals.
+
+    >>> made = [True, True, False, False] * 50
+    >>> a = pd.DataFrame({"contract": [15, 16, 15, -1] * 50, "made": made})
+    >>> print(sensitivity_markdown(sensitivity({"0.3": a})).splitlines()[2])
+    | 0.3 | 200 | 50 | 100 | 2.00 (1.42–2.81) | 0.500 (0.404–0.596) |
+    """
+    lines = [
+        "| risk limit | deals | nines | misères | misère / nine (95% CI) | caught (95% CI) |",
+        "|---|---:|---:|---:|---|---|",
+    ]
+    for row in table.itertuples():
+        lines.append(
+            f"| {row.label} | {row.n:,} | {row.nine:,} | {row.misere:,} | {row.ratio:.2f} "
+            f"({row.ratio_low:.2f}–{row.ratio_high:.2f}) | {row.caught_rate:.3f} "
+            f"({row.caught_low:.3f}–{row.caught_high:.3f}) |"
+        )
+    return "\n".join(lines)

@@ -66,6 +66,8 @@ DISCARD_CANDIDATES = 4  # discards it compares: the heuristic's best, one per eq
 DISCARD_STREAM = 3  # child seed of the sampled discard (0..2: the sampled evaluator by seat)
 SAMPLED_EVALUATOR_KEYS = ("samples", "threshold")
 SAMPLED_DISCARD_KEYS = ("discard_samples", "discard_candidates")
+HEURISTIC_EVALUATOR_KEYS = ("misere_risk_limit",)
+MISERE_RISK_LIMIT = HeuristicEvaluator.misere_risk_limit
 N_SEATS = 3
 FIRST_HAND = 0  # leads to the first trick, whoever declares (RULES.md "Cards and deal")
 LEVEL_OF_RANK = np.array([c.level for c in LADDER], dtype=np.int8)
@@ -87,6 +89,7 @@ class StudySpec:
     threshold: float = 0.6
     discard_samples: int = DISCARD_SAMPLES
     discard_candidates: int = DISCARD_CANDIDATES
+    misere_risk_limit: float | None = MISERE_RISK_LIMIT
 
     def __post_init__(self) -> None:
         if self.deals < 1:
@@ -100,14 +103,19 @@ class StudySpec:
         for name in SAMPLED_DISCARD_KEYS:
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be positive, got {getattr(self, name)}")
+        limit = self.misere_risk_limit
+        if limit is not None and not 0.0 <= limit <= 1.0:
+            raise ValueError(f"--misere-risk-limit must be in [0, 1] or none, got {limit}")
 
     def as_run_spec(self) -> dict[str, Any]:
         """The spec dict of ``runs.run_chunks``: n, chunk_size, seed and the rest. The settings
         of a sampling policy the run does not use are left out (older runs resume unchanged)."""
         spec = asdict(self)
         spec["n"] = spec.pop("deals")
-        unused = (SAMPLED_EVALUATOR_KEYS if self.evaluator != "sampled" else ()) + (
-            SAMPLED_DISCARD_KEYS if self.discard != "sampled" else ()
+        unused = (
+            (SAMPLED_EVALUATOR_KEYS if self.evaluator != "sampled" else ())
+            + (SAMPLED_DISCARD_KEYS if self.discard != "sampled" else ())
+            + (HEURISTIC_EVALUATOR_KEYS if self.evaluator != "heuristic" else ())
         )
         for key in unused:
             del spec[key]
@@ -147,7 +155,9 @@ def study_chunk(spec: dict[str, Any], rows: int, seed: np.random.SeedSequence) -
             [sampled.limits(deals[:, s], s, child_seed(seed, s)) for s in range(N_SEATS)], axis=1
         )
     else:
-        evaluator = HeuristicEvaluator()
+        evaluator = HeuristicEvaluator(
+            misere_risk_limit=spec.get("misere_risk_limit", MISERE_RISK_LIMIT)
+        )
         limits = np.stack([evaluator.limits(deals[:, s], s) for s in range(N_SEATS)], axis=1)
     auction = auction_many(limits, rules)
     table = pd.DataFrame(

@@ -60,3 +60,27 @@ def test_solve_errors(capsys):
     assert "bad contract '6X'" in capsys.readouterr().err
     assert main(["solve", DEAL.replace("♥9", "♥9 A"), "--contract", "6♠"]) == 2
     assert "card ♥A is in seats 0 and 1" in capsys.readouterr().err
+
+
+def test_sensitivity_writes_one_row_per_limit(tmp_path, capsys):
+    import pandas as pd
+
+    out = tmp_path / "sens"
+    args = ["sensitivity", "--deals", "2000", "--chunk-size", "1000", "--limits", "none", "0.3",
+            "--runs", str(tmp_path / "runs"), "--out", str(out)]  # fmt: skip
+    assert main(args) == 0
+    table = pd.read_parquet(out.with_suffix(".parquet"))
+    assert list(table["label"]) == ["none", "0.3"] and (table["n"] == 2000).all()
+    assert table["misere"].iloc[0] < table["misere"].iloc[1]
+    assert (table["misere_low"] <= table["misere_rate"]).all()
+    assert (table["nine"] + table["misere"] <= 2000).all()
+    csv = pd.read_csv(out.with_suffix(".csv"), comment="#")
+    pd.testing.assert_frame_equal(csv, table, check_dtype=False)
+    assert "wrote" in capsys.readouterr().out
+
+
+def test_bad_risk_limit_exits_with_usage(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["study", "--deals", "10", "--out", "x", "--misere-risk-limit", "2"])
+    assert exc.value.code == 2
+    assert "must be in [0, 1]" in capsys.readouterr().err

@@ -54,3 +54,15 @@ def test_pairs_section_states_the_product_rule_check(run, tmp_path):
     for lead, part in pairs.groupby("lead"):
         share = f"<td>{part.inside.mean():.4g}</td>"
         assert f"<td>{lead}</td>\n      <td>{len(part)}</td>" in text and share in text, lead
+
+
+def test_sensitivity_section_shows_each_setting(run, tmp_path):
+    from prefstats.results import sensitivity
+
+    table = sensitivity({"0.3": run, "same run": run})
+    text = build_report(run, tmp_path / "r.html", sensitivity=table).read_text(encoding="utf-8")
+    assert "How much the bidders decide it" in text
+    row = table.iloc[0]
+    for value in (row.ratio, row.ratio_low, row.ratio_high, row.caught_rate):
+        assert f"<td>{value:.4g}</td>" in text
+    assert "<td>same run</td>" in text

@@ -1,5 +1,7 @@
 """The study pipeline: row invariants, resume, backends, summary arithmetic."""
 
+from itertools import pairwise
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -246,3 +248,26 @@ def test_sampling_settings_in_the_spec():
         StudySpec(deals=10, seed=1, samples=0)
     with pytest.raises(ValueError, match="discard_samples must be positive"):
         StudySpec(deals=10, seed=1, discard_samples=0)
+
+
+def test_misere_risk_limit_only_adds_misere_bids():
+    """A higher limit turns some limits into misère and changes nothing else (same deals)."""
+    limits = {}
+    for limit in (None, 0.1, 0.3, 0.5):
+        spec = StudySpec(deals=3000, seed=5, chunk_size=1000, misere_risk_limit=limit)
+        chunk = study_chunk(spec.as_run_spec(), 3000, np.random.SeedSequence(5, spawn_key=(0,)))
+        limits[limit] = chunk[["limit0", "limit1", "limit2"]].to_numpy()
+    order = [None, 0.1, 0.3, 0.5]
+    for low, high in pairwise(order):
+        changed = limits[low] != limits[high]
+        assert (limits[high][changed] == MISERE_RANK).all()
+        assert ((limits[low] == MISERE_RANK) <= (limits[high] == MISERE_RANK)).all()
+    counts = [int((limits[limit] == MISERE_RANK).sum()) for limit in order]
+    assert counts[0] < counts[1] < counts[2] < counts[3], counts
+
+
+def test_misere_risk_limit_is_recorded_and_checked():
+    assert StudySpec(deals=10, seed=1).as_run_spec()["misere_risk_limit"] == 0.3
+    assert "misere_risk_limit" not in StudySpec(deals=10, seed=1, evaluator="oracle").as_run_spec()
+    with pytest.raises(ValueError, match="--misere-risk-limit"):
+        StudySpec(deals=10, seed=1, misere_risk_limit=1.5)
