@@ -9,7 +9,7 @@ from prefstats.cards import Rank, Suit, format_hand, parse_hand
 from prefstats.deal import Deal, deal_many
 from prefstats.rules import Contract, RuleSet
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "Contract",

@@ -1,15 +1,25 @@
-"""The README's findings table is generated from the shipped tables in data/ and kept in sync."""
+"""The README's generated tables equal the shipped tables in data/ and are kept in sync."""
 
 from pathlib import Path
 
-from prefstats.results import findings_markdown, shipped_findings
+import pandas as pd
+
+from prefstats.results import findings_markdown, sensitivity_markdown, shipped_findings
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_readme_findings_equal_the_shipped_tables():
+def readme_block(name: str) -> str:
     text = (ROOT / "README.md").read_text(encoding="utf-8")
-    block = text.split("<!-- findings:start -->")[1].split("<!-- findings:end -->")[0].strip()
+    return text.split(f"<!-- {name}:start -->")[1].split(f"<!-- {name}:end -->")[0].strip()
+
+
+def test_readme_findings_equal_the_shipped_tables():
     summary = shipped_findings(ROOT / "data")
     expected = findings_markdown(summary) + "\n\n" + summary.attrs["verdict"]
-    assert block == expected
+    assert readme_block("findings") == expected
+
+
+def test_readme_sensitivity_equals_the_shipped_table():
+    table = pd.read_parquet(ROOT / "data" / "misere_limit_sensitivity.parquet")
+    assert readme_block("sensitivity") == sensitivity_markdown(table)
