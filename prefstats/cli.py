@@ -97,15 +97,14 @@ def cmd_ev(args: argparse.Namespace) -> None:
 
 
 def cmd_misere_ev(args: argparse.Namespace) -> None:
-    """Solo and shared EV of every misère bid in a run, saved as parquet with provenance."""
-    from prefstats.catch import misere_risk
-    from prefstats.ev import hand_misere_ev
-    from prefstats.runs import load_run, read_spec, write_table
+    """Solo and shared EV of every misère bid in a run, saved as parquet with provenance
+    (computed in resumable chunks under RUN/misere-ev-…)."""
+    from prefstats.runs import read_spec, write_table
+    from prefstats.simulate import run_misere_ev
 
-    table = load_run(args.run)
-    ev = hand_misere_ev(
-        table, misere_risk, n=args.n, seed=args.seed, discard=args.discard, progress=True
-    )
+    chunks = Path(args.run) / f"misere-ev-n{args.n}-s{args.seed}-{args.discard}"
+    ev = run_misere_ev(args.run, chunks, n=args.n, seed=args.seed, discard=args.discard,
+                       jobs=args.jobs)  # fmt: skip
     out = Path(args.out or Path(args.run) / "misere_ev.parquet")
     provenance = {"kind": "misere_ev", "run": read_spec(args.run), "n": args.n,
                   "seed": args.seed, "discard": args.discard}  # fmt: skip
@@ -250,6 +249,7 @@ def build_parser() -> argparse.ArgumentParser:
     mev.add_argument("--n", type=_positive_int, default=200, help="outcomes per hand")
     mev.add_argument("--seed", type=int, default=1)
     mev.add_argument("--discard", choices=["dd", "sampled", "heuristic"], default="heuristic")
+    mev.add_argument("--jobs", type=_positive_int, default=1, help="worker processes")
     mev.add_argument("--out", default=None, help="parquet file (default RUN/misere_ev.parquet)")
     mev.set_defaults(func=cmd_misere_ev)
 

@@ -224,7 +224,6 @@ def hand_misere_ev(
     n: int = 200,
     seed: int = 0,
     discard: str = "heuristic",
-    progress: bool = False,
 ) -> pd.DataFrame:
     """Solo and shared EV of every misère bid in a study table (one row per bid misère).
 
@@ -233,10 +232,8 @@ def hand_misere_ev(
     seed derived from ``seed`` and the row. Columns: the hand, seat, its misère class, P(caught),
     E[tricks], the solo EV (4 players), whether a risk-neutral dealer accepts, and for each
     risk aversion in ``RISK_AVERSIONS`` the inviter's choice and the value of the sharing
-    option (certainty equivalent gained by being able to invite). ``progress`` shows a bar.
+    option (certainty equivalent gained by being able to invite).
     """
-    from tqdm.auto import tqdm
-
     from prefstats.misere import misere_hand_class
 
     rules = RuleSet(players=4)
@@ -244,9 +241,7 @@ def hand_misere_ev(
     bids = table[table.contract == MISERE_RANK]
     seats = bids["declarer"].to_numpy().astype(int)
     hands = bids[["first", "second", "third"]].to_numpy()[np.arange(len(bids)), seats]
-    rows_in = zip(bids.index.to_numpy(), seats, hands.astype(int), strict=True)
-    bar = tqdm(rows_in, total=len(bids), desc="misère EV", unit="hand", disable=not progress)
-    for index, seat, hand in bar:
+    for index, seat, hand in zip(bids.index.to_numpy(), seats, hands.astype(int), strict=True):
         spawn = (int(index),)
         result = risk(int(hand), seat=int(seat), n=n, discard=discard,
                       seed=np.random.SeedSequence(seed, spawn_key=spawn))  # fmt: skip

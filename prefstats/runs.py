@@ -68,6 +68,7 @@ def run_chunks(
     backend: str = "loky",
     scheduler: str | None = None,
     progress: bool = True,
+    unit: str = "deal",
 ) -> list[Path]:
     """Compute every missing chunk of the run described by ``spec`` into ``folder``.
 
@@ -82,7 +83,7 @@ def run_chunks(
     todo = [i for i in range(len(sizes)) if not chunk_path(folder, i).exists()]
     done_rows = sum(sizes) - sum(sizes[i] for i in todo)
     bar = tqdm(
-        total=spec["n"], initial=done_rows, unit="deal", unit_scale=True, disable=not progress,
+        total=spec["n"], initial=done_rows, unit=unit, unit_scale=True, disable=not progress,
         desc=folder.name,
     )  # fmt: skip
     with bar:

@@ -33,6 +33,7 @@ double-dummy with the talon, its best discard and best trump, the first hand lea
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -44,6 +45,7 @@ import pandas as pd
 from prefstats import __version__
 from prefstats.bidding import ALL_PASS, MISERE_RANK, auction_many
 from prefstats.cards import N_SUITS
+from prefstats.catch import misere_risk
 from prefstats.deal import SeedLike, deal_many
 from prefstats.declarer import (
     contract_discards,
@@ -51,10 +53,11 @@ from prefstats.declarer import (
     misere_discards,
     sample_layouts,
 )
+from prefstats.ev import hand_misere_ev
 from prefstats.evaluators import HeuristicEvaluator, SampledEvaluator, holdings
 from prefstats.misere import class_codes
 from prefstats.rules import LADDER, RuleSet, Strain
-from prefstats.runs import load_run, run_chunks
+from prefstats.runs import load_run, read_spec, run_chunks
 from prefstats.scoring import contract_net_table, misere_net
 from prefstats.solver import best_discard_many, potential_many, solve_many
 from prefstats.stats import wilson_interval, z_value
@@ -68,6 +71,7 @@ SAMPLED_EVALUATOR_KEYS = ("samples", "threshold")
 SAMPLED_DISCARD_KEYS = ("discard_samples", "discard_candidates")
 HEURISTIC_EVALUATOR_KEYS = ("misere_risk_limit",)
 MISERE_RISK_LIMIT = HeuristicEvaluator.misere_risk_limit
+MISERE_EV_CHUNK = 200  # bid misères per chunk of run_misere_ev (about 10 s of one core)
 N_SEATS = 3
 FIRST_HAND = 0  # leads to the first trick, whoever declares (RULES.md "Cards and deal")
 LEVEL_OF_RANK = np.array([c.level for c in LADDER], dtype=np.int8)
@@ -187,6 +191,54 @@ def study_chunk(spec: dict[str, Any], rows: int, seed: np.random.SeedSequence) -
             )
         )
     return pd.concat(parts, axis=1)
+
+
+def run_misere_ev(
+    run: str | Path,
+    out: str | Path,
+    *,
+    n: int = 200,
+    seed: int = 1,
+    discard: str = "heuristic",
+    jobs: int = 1,
+    backend: str = "loky",
+    scheduler: str | None = None,
+    progress: bool = True,
+) -> pd.DataFrame:
+    """Solo and shared EV of every misère bid in a study run (``ev.hand_misere_ev`` with
+    ``catch.misere_risk``, ``n`` layouts a hand), as a resumable chunked run in the folder
+    ``out``; returns the table, one row per bid misère in run order.
+
+    Each hand draws from its own seed (``seed`` and its row in the study), so the table is the
+    same whatever the chunks, the workers or the backend; rerunning resumes.
+    """
+    table = load_run(run)
+    count = int((table.contract == MISERE_RANK).sum())
+    if count == 0:
+        return hand_misere_ev(table, misere_risk, n=n, seed=seed, discard=discard)
+    spec = {"kind": "misere_ev", "run": str(Path(run).resolve()), "study": read_spec(run),
+            "n": count, "chunk_size": MISERE_EV_CHUNK, "seed": seed, "layouts": n,
+            "discard": discard}  # fmt: skip
+    run_chunks(misere_ev_chunk, spec, out, jobs=jobs, backend=backend, scheduler=scheduler,
+               progress=progress, unit="hand")  # fmt: skip
+    return load_run(out)
+
+
+def misere_ev_chunk(spec: dict[str, Any], rows: int, seed: np.random.SeedSequence) -> pd.DataFrame:
+    """Chunk i of ``run_misere_ev`` (i is the last key of ``seed``): the study's bid misères
+    i·chunk_size onwards, ``rows`` of them; each hand's own seed comes from the run's seed."""
+    index = int(seed.spawn_key[-1])
+    start = index * spec["chunk_size"]
+    bids = _bid_misere_rows(spec["run"]).iloc[start : start + rows]
+    return hand_misere_ev(bids, misere_risk, n=spec["layouts"], seed=spec["seed"],
+                          discard=spec["discard"])  # fmt: skip
+
+
+@functools.lru_cache(maxsize=2)
+def _bid_misere_rows(run: str) -> pd.DataFrame:
+    """The rows of a study run with a misère played (read once per worker process)."""
+    table = load_run(run)
+    return table[table.contract == MISERE_RANK]
 
 
 def child_seed(seed: np.random.SeedSequence, key: int) -> np.random.SeedSequence:

@@ -271,3 +271,26 @@ def test_misere_risk_limit_is_recorded_and_checked():
     assert "misere_risk_limit" not in StudySpec(deals=10, seed=1, evaluator="oracle").as_run_spec()
     with pytest.raises(ValueError, match="--misere-risk-limit"):
         StudySpec(deals=10, seed=1, misere_risk_limit=1.5)
+
+
+def test_misere_ev_run_is_the_same_in_chunks_workers_and_after_resume(tmp_path, monkeypatch):
+    import prefstats.simulate as simulate
+    from prefstats.catch import misere_risk
+    from prefstats.ev import hand_misere_ev
+
+    study = run_study(
+        StudySpec(deals=2000, seed=5, chunk_size=1000), tmp_path / "s", progress=False
+    )
+    monkeypatch.setattr(simulate, "MISERE_EV_CHUNK", 25)
+    serial = simulate.run_misere_ev(study, tmp_path / "one", n=12, progress=False)
+    parallel = simulate.run_misere_ev(study, tmp_path / "two", n=12, jobs=2, progress=False)
+    whole = hand_misere_ev(load_run(study), misere_risk, n=12, seed=1)
+    assert len(serial) > 50 and len(list((tmp_path / "one").glob("chunk-*.parquet"))) >= 3
+    pd.testing.assert_frame_equal(serial, parallel)
+    pd.testing.assert_frame_equal(serial, whole.reset_index(drop=True))
+    chunk_path(tmp_path / "one", 1).unlink()
+    pd.testing.assert_frame_equal(
+        simulate.run_misere_ev(study, tmp_path / "one", n=12, progress=False), serial
+    )
+    assert (serial["dealer_accepts"] == (serial["solo_ev"] > 0)).all()
+    assert serial["p_caught"].between(0, 1).all() and (serial["n"] == 12).all()
