@@ -362,3 +362,28 @@ def test_best_discard_and_best_card_reject_bad_input() -> None:
         best_card(GOOD, [6])  # ♠K, still in seat 0's hand
     with pytest.raises(ValueError, match="at most 2 cards"):
         best_card(GOOD, [20, 21, 22])
+
+
+@pytest.mark.parametrize(("trump", "misere"), [(None, True), (1, False), (None, False)])
+def test_large_table_for_layouts_of_one_hand_gives_the_same_answers(trump, misere):
+    """Batches of one hand's layouts use the large table; chunks under LAYOUT_ROWS the default
+    one. Both must agree row by row, for exact values and for make/fail tests."""
+    from prefstats.catch import all_layouts
+    from prefstats.solver import LAYOUT_ROWS, _table_for
+
+    hand, talon = parse_hand("♠7 9 J ♣8 ♣A ♦7 8 9 ♥7 9"), parse_hand("♣K ♥10")
+    rows = np.random.default_rng(3).choice(184_756, size=2 * LAYOUT_ROWS, replace=False)
+    deals = np.ascontiguousarray(all_layouts(hand, talon, seat=1)[np.sort(rows), :3])
+    assert len(_table_for(deals, 1)) > len(_table_for(deals[: LAYOUT_ROWS - 1], 1))
+    assert len(_table_for(deals, 0)) == len(_table_for(deals[:10], 1))  # seat 0 varies
+    _forget()
+    whole = solve_many(deals, trump=trump, misere=misere, declarer=1)
+    _forget()
+    parts = np.concatenate([
+        solve_many(deals[i : i + LAYOUT_ROWS // 2], trump=trump, misere=misere, declarer=1)
+        for i in range(0, len(deals), LAYOUT_ROWS // 2)
+    ])  # fmt: skip
+    np.testing.assert_array_equal(whole, parts)
+    target = 0 if misere else 5
+    made = makes_many(deals, target, trump=trump, misere=misere, declarer=1)
+    np.testing.assert_array_equal(made, whole <= target if misere else whole >= target)

@@ -118,7 +118,7 @@ def parallel_speedup(hands: np.ndarray) -> tuple[float, float]:
     for n_jobs in (1, 2):
         from prefstats import solver
 
-        solver._local.table = None  # a fresh table, as each job's thread gets
+        solver._forget()  # a fresh table, as each job's thread gets
         start = time.perf_counter()
         solve_many(hands, n_jobs=n_jobs)
         seconds.append(time.perf_counter() - start)

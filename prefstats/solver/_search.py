@@ -20,7 +20,8 @@ holds each remaining card of each suit, played cards squeezed out, seats relativ
 non-trump suits sorted), holding lower and upper bounds; trying one card per run of equivalent
 cards; move ordering per side and contract (and the leader's card that last decided the
 position, kept in the table); quick-trick bounds in contracts and "stuck"/"safe" bounds in
-misère; plain minimax for the last two tricks.
+misère; plain minimax for the last two tricks. The table is 2 MB for random deals (it stays in
+cache) and 32 MB for many layouts of one hand, whose rows share positions (``solver._table_for``).
 """
 
 from __future__ import annotations
@@ -59,10 +60,8 @@ MODE_MISERE = 2
 
 # Transposition table: buckets of two entries (key, data); data packs the bounds and the depth.
 TT_BUCKET_BITS = 16
-TT_BUCKETS = 1 << TT_BUCKET_BITS
 TT_ENTRY_WORDS = 2
 TT_BUCKET_WORDS = 2 * TT_ENTRY_WORDS
-TT_SIZE = TT_BUCKETS * TT_BUCKET_WORDS
 TT_EMPTY = -1
 TT_MIN_TRICKS = 3  # positions with fewer tricks left are solved in closed form
 BOUND_BITS = 4
@@ -83,14 +82,21 @@ FIRST_HIGH = 1 << 1
 SECOND_HIGH = 1 << 2
 REST_HIGH = 1 << 3
 
-NODE_COUNTER = TT_SIZE  # the word after the table counts trick-start positions searched
+LAYOUT_TABLE_BITS = 20  # the larger table for many layouts of one hand (32 MB)
 
 
-def new_table() -> np.ndarray:
-    """A fresh, empty transposition table (a few MB), followed by the node counter."""
-    table = np.full(TT_SIZE + 1, TT_EMPTY, dtype=np.int64)
-    table[NODE_COUNTER] = 0
+def new_table(bucket_bits: int = TT_BUCKET_BITS) -> np.ndarray:
+    """A fresh, empty transposition table of 2**bucket_bits buckets (2 MB by default), then
+    one word counting trick-start positions searched (``_node_counter``)."""
+    table = np.full((1 << bucket_bits) * TT_BUCKET_WORDS + 1, TT_EMPTY, dtype=np.int64)
+    table[-1] = 0
     return table
+
+
+@njit(cache=True, nogil=True)
+def _node_counter(tt: np.ndarray) -> int:
+    """Index of the table's last word, the node counter."""
+    return tt.shape[0] - 1
 
 
 # --- bit helpers ------------------------------------------------------------------------------
@@ -368,15 +374,17 @@ def _position_key(codes: tuple[int, int, int, int], leader: int, trump: int, mis
 
 
 @njit(cache=True, nogil=True)
-def _bucket_of(key: int) -> int:
+def _bucket_of(key: int, tt: np.ndarray) -> int:
+    """First word of the key's bucket; the number of buckets is a power of two."""
+    buckets = (tt.shape[0] - 1) // TT_BUCKET_WORDS
     mixed = key * HASH_MULTIPLIER
-    return ((mixed >> HASH_SHIFT) & (TT_BUCKETS - 1)) * TT_BUCKET_WORDS
+    return ((mixed >> HASH_SHIFT) & (buckets - 1)) * TT_BUCKET_WORDS
 
 
 @njit(cache=True, nogil=True)
 def _tt_bounds(tt: np.ndarray, key: int, n_tricks: int) -> tuple[int, int, int]:
     """Stored (lower, upper, hint) of a position, or (0, n_tricks, NO_HINT) if absent."""
-    at = _bucket_of(key)
+    at = _bucket_of(key, tt)
     for entry in range(0, TT_BUCKET_WORDS, TT_ENTRY_WORDS):
         if tt[at + entry] == key:
             data = tt[at + entry + 1]
@@ -388,7 +396,7 @@ def _tt_bounds(tt: np.ndarray, key: int, n_tricks: int) -> tuple[int, int, int]:
 @njit(cache=True, nogil=True)
 def _tt_store(tt: np.ndarray, key: int, n_tricks: int, lower: int, upper: int, hint: int) -> None:
     """Record bounds, merging with a stored entry; the deeper entry keeps the first slot."""
-    at = _bucket_of(key)
+    at = _bucket_of(key, tt)
     for entry in range(0, TT_BUCKET_WORDS, TT_ENTRY_WORDS):
         if tt[at + entry] == key:
             data = tt[at + entry + 1]
@@ -786,7 +794,7 @@ def _search(
     False otherwise, and stops at the first card giving it. Each next trick start is probed
     here and searched only if the probe cannot answer.
     """
-    tt[NODE_COUNTER] += 1
+    tt[_node_counter(tt)] += 1
     present = hd | hl | hr
     codes = _updated_codes(NO_CODES, ALL_SUITS, hl, hr, present)
     seat1 = leader
@@ -985,9 +993,9 @@ def solve_batch(
     kernel_leader = (leader - declarer + N_SEATS) % N_SEATS
     for deal in range(hands.shape[0]):
         hd, hl, hr = _kernel_hands(hands[deal], declarer)
-        before = tt[NODE_COUNTER]
+        before = tt[_node_counter(tt)]
         out[deal] = exact_value(hd, hl, hr, kernel_leader, trump, misere, 0, _count(hd), tt)
-        nodes[deal] = tt[NODE_COUNTER] - before
+        nodes[deal] = tt[_node_counter(tt)] - before
 
 
 @njit(
@@ -1010,12 +1018,12 @@ def makes_batch(
     kernel_leader = (leader - declarer + N_SEATS) % N_SEATS
     for deal in range(hands.shape[0]):
         hd, hl, hr = _kernel_hands(hands[deal], declarer)
-        before = tt[NODE_COUNTER]
+        before = tt[_node_counter(tt)]
         if misere:
             out[deal] = not _reaches(hd, hl, hr, kernel_leader, target + 1, trump, misere, tt)
         else:
             out[deal] = _reaches(hd, hl, hr, kernel_leader, target, trump, misere, tt)
-        nodes[deal] = tt[NODE_COUNTER] - before
+        nodes[deal] = tt[_node_counter(tt)] - before
 
 
 # --- best discard -----------------------------------------------------------------------------
