@@ -30,9 +30,9 @@ several tricks.
 Sizes and cost (one core)
 -------------------------
 * Singles: every holding of 1 to 7 cards (254: 177 catchable, 52 conditionally clean, 25 clean;
-  the eight-card holding leaves too few cards for three clean suits), 20,000 layouts each,
-  except the 107 catchable holdings of 3 or 4 cards, the slowest to solve: 8,000 each
-  (:func:`single_n`). About 43 CPU minutes.
+  the eight-card holding leaves too few cards for three clean suits), 20,000 layouts each.
+  About 80 CPU minutes, over half of them for the 107 catchable holdings of 3 or 4 cards
+  (``--n-slow`` gives those fewer layouts for a quicker run, :func:`single_n`).
 * Pairs: the 3,570 unordered pairs of catchable holdings of at most 3 cards, 200 layouts each.
   About 50 CPU minutes.
 
@@ -69,7 +69,7 @@ from prefstats.stats import mean_estimate, proportion
 
 SEED = 20_240_611
 N_SINGLE = 20_000  # layouts per holding...
-N_SINGLE_SLOW = 8_000  # ...but catchable holdings of 3-4 cards, the slowest to solve
+N_SINGLE_SLOW = 20_000  # for catchable holdings of 3-4 cards, the slowest: --n-slow lowers it
 SLOW_LENGTHS = (3, 4)
 N_PAIR = 200  # layouts per pair of holdings
 MAX_PAIR_LENGTH = 3
@@ -98,10 +98,7 @@ def single_holdings() -> list[int]:
 
 
 def single_n(holding: int, n: int = N_SINGLE, n_slow: int = N_SINGLE_SLOW) -> int:
-    """Layouts for one holding: ``n_slow`` for catchable holdings of 3-4 cards, else ``n``.
-
-    The budget: about 40 minutes of one core for the whole single-holding table.
-    """
+    """Layouts for one holding: ``n_slow`` for catchable holdings of 3-4 cards, else ``n``."""
     slow = class_codes()[holding] == SuitClass.CATCHABLE and holding.bit_count() in SLOW_LENGTHS
     return min(n, n_slow) if slow else n
 
@@ -193,10 +190,11 @@ def run(
     ns: Sequence[int],
     seed: int = SEED,
     *,
+    jobs: int = 1,
     progress: bool = True,
 ) -> list[Path]:
     """Compute every missing group of items into ``folder`` (one parquet file per group), with
-    ``ns[i]`` layouts for each item of group i.
+    ``ns[i]`` layouts for each item of group i, in ``jobs`` processes (loky).
 
     A group's file holds, per layout, its item (``holding_a``, ``holding_b``: 0 for a single)
     and the tricks under each lead; rerunning skips finished groups.
@@ -209,14 +207,28 @@ def run(
     todo = [i for i, path in enumerate(paths) if not path.exists()]
     bar = tqdm(total=len(groups), initial=len(groups) - len(todo), desc=folder.name,
                disable=not progress, unit="group")  # fmt: skip
+    tasks = [(groups[i], ns[i], seed, paths[i], {**spec, "group": i}) for i in todo]
     with bar:
-        for index in todo:
-            start = time.process_time()
-            table = pd.concat([_item_table(item, ns[index], seed) for item in groups[index]])
-            seconds = time.process_time() - start
-            write_table(table, paths[index], {**spec, "group": index, "cpu_seconds": seconds})
-            bar.update(1)
+        if jobs == 1:
+            for task in tasks:
+                _write_group(*task)
+                bar.update(1)
+        else:
+            from joblib import Parallel, delayed
+
+            parallel = Parallel(n_jobs=jobs, return_as="generator_unordered")
+            for _ in parallel(delayed(_write_group)(*task) for task in tasks):
+                bar.update(1)
     return paths
+
+
+def _write_group(
+    group: Sequence[Item], n: int, seed: int, path: Path, provenance: dict[str, Any]
+) -> None:
+    """Compute one group's rows and write them atomically, with the CPU seconds they took."""
+    start = time.process_time()
+    table = pd.concat([_item_table(item, n, seed) for item in group])
+    write_table(table, path, {**provenance, "cpu_seconds": time.process_time() - start})
 
 
 def _item_table(item: Item, n: int, seed: int) -> pd.DataFrame:
@@ -343,6 +355,7 @@ def build(
     out: Path,
     *,
     n_slow: int = N_SINGLE_SLOW,
+    jobs: int = 1,
     progress: bool = True,
 ) -> pd.DataFrame:
     """Run (or resume) one table's generator and write its shipped files; returns the table.
@@ -359,7 +372,7 @@ def build(
     else:
         raise ValueError(f"kind must be 'singles' or 'pairs', got {kind!r}")
     name = f"catch-{kind}-n{n}" + (f"-{n_slow}" if kind == "singles" else "") + f"-s{seed}"
-    paths = run(runs / name, groups, ns, seed, progress=progress)
+    paths = run(runs / name, groups, ns, seed, jobs=jobs, progress=progress)
     rows, seconds = load(paths)
     summary = summarise(rows)
     table = single_table(summary) if kind == "singles" else pair_table(summary)
@@ -399,6 +412,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--only", choices=["singles", "pairs"], default=None)
     parser.add_argument("--n", type=int, default=N_SINGLE, help="layouts per single holding")
     parser.add_argument("--n-slow", type=int, default=N_SINGLE_SLOW, help="for 3-4 card ones")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--pairs-n", type=int, default=N_PAIR, help="layouts per pair")
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--runs", type=Path, default=DATA_DIR / "runs")
@@ -407,9 +421,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     for kind in ("singles", "pairs"):
         if args.only in (None, kind):
             n = args.n if kind == "singles" else args.pairs_n
-            table = build(kind, n, args.seed, args.runs, args.out, n_slow=args.n_slow)
+            table = build(kind, n, args.seed, args.runs, args.out, n_slow=args.n_slow,
+                          jobs=args.jobs)  # fmt: skip
             print(f"{kind}: {len(table)} rows written to {args.out}")
 
 
 if __name__ == "__main__":
-    main()
+    # Run the importable module's main, so worker processes can unpickle its functions.
+    from prefstats import catch_tables
+
+    catch_tables.main()
