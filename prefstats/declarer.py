@@ -65,6 +65,17 @@ def discard_rank_sums(discards: np.ndarray) -> np.ndarray:
     return (bits % N_RANKS).sum(axis=0)
 
 
+def _kept_tens(
+    hands12: np.ndarray, candidates: np.ndarray | None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The discards (every one if ``candidates`` is None), uint32 (n, k); the ten cards kept
+    after each, uint32 (n, k); and the rank sum of each discard, int (n, k)."""
+    hands12 = np.asarray(hands12, dtype=np.uint32)
+    if candidates is None:
+        candidates = discard_candidates(hands12)[0]
+    return candidates, hands12[:, None] & ~candidates, discard_rank_sums(candidates)
+
+
 def contract_discard_scores(
     hands12: np.ndarray, candidates: np.ndarray | None = None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -72,13 +83,9 @@ def contract_discard_scores(
     (n, k); the counted tricks of the kept ten in each strain, float (n, k, 5)
     (``strain_tricks``); and a tie break to subtract from them, float (n, k, 1), under a
     thousandth of a trick: keep fewer suits (voids ruff), then discard lower cards."""
-    hands12 = np.asarray(hands12, dtype=np.uint32)
-    n = len(hands12)
-    if candidates is None:
-        candidates = discard_candidates(hands12)[0]
-    rank_sum = discard_rank_sums(candidates)
-    k = candidates.shape[1]
-    kept = (hands12[:, None] & ~candidates).reshape(-1)
+    candidates, kept, rank_sum = _kept_tens(hands12, candidates)
+    n, k = candidates.shape
+    kept = kept.reshape(-1)
     tricks = strain_tricks(kept).reshape(n, k, N_SUITS + 1)
     suits_kept = (holdings(kept) > 0).sum(axis=1).reshape(n, k, 1)
     tie_break = TIE_BREAK * (suits_kept + rank_sum[..., None] / (2 * N_RANKS + 1)) / (N_SUITS + 1)
@@ -137,13 +144,8 @@ def misere_discard_scores(
     seat), as if the suits were caught independently; ``catch.pair_independence`` measures that
     product on two catchable suits.
     """
-    hands12 = np.asarray(hands12, dtype=np.uint32)
-    n = len(hands12)
-    if candidates is None:
-        candidates = discard_candidates(hands12)[0]
-    rank_sum = discard_rank_sums(candidates)
-    k = candidates.shape[1]
-    kept_holdings = holdings((hands12[:, None] & ~candidates).reshape(-1)).reshape(n, k, N_SUITS)
+    candidates, kept, rank_sum = _kept_tens(hands12, candidates)
+    kept_holdings = holdings(kept.reshape(-1)).reshape(*candidates.shape, N_SUITS)
     escape = np.log1p(-_defender_catch_rates()[kept_holdings]).sum(axis=2)
     clean = (class_codes()[kept_holdings] == SuitClass.CLEAN).sum(axis=2)
     tie_break = MISERE_TIE_BREAK * (clean + rank_sum / (2 * N_RANKS + 1)) / (N_SUITS + 1)
