@@ -17,14 +17,14 @@ $(STAMP): pyproject.toml
 # where it stopped.
 DEALS ?= 100000
 JOBS ?= 2
-RUN := data/runs/default
+RUN := runs/default
 
 study: $(STAMP)
 	$(BIN)/prefstats study --deals $(DEALS) --jobs $(JOBS) --potential --out $(RUN)
 	$(BIN)/prefstats misere-ev $(RUN) --jobs $(JOBS)
 	$(BIN)/prefstats report $(RUN) --ev $(RUN)/misere_ev.parquet --out reports/report.html
 	@echo "Report: reports/report.html. For 10^7 deals without potentials:"
-	@echo "  $(BIN)/prefstats study --deals 10000000 --jobs $(JOBS) --out data/runs/big"
+	@echo "  $(BIN)/prefstats study --deals 10000000 --jobs $(JOBS) --out runs/big"
 	@echo "  (about 25 minutes on 2 cores: 10^6 deals took 2 min 31 s; add --backend dask --scheduler tcp://HOST:8786 for a cluster)"
 
 lint: $(STAMP)

@@ -1,15 +1,17 @@
 """prefstats: Monte Carlo and exact statistics of Preferans.
 
+The top-level API; the layers below it are described in docs/design.md.
+
 >>> from prefstats import parse_hand, format_hand
 >>> format_hand(parse_hand("п 7 8 Т"), style="ru")
 '♠7 8 Т'
 """
 
-from prefstats.cards import Rank, Suit, format_hand, parse_hand
-from prefstats.deal import Deal, deal_many
-from prefstats.rules import Contract, RuleSet
-
-__version__ = "0.2.0"
+from prefstats.game.cards import Rank, Suit, format_hand, parse_hand
+from prefstats.game.deal import Deal, deal_many
+from prefstats.game.rules import Contract, RuleSet
+from prefstats.solver import solve, solve_many
+from prefstats.version import __version__
 
 __all__ = [
     "Contract",
@@ -21,4 +23,6 @@ __all__ = [
     "deal_many",
     "format_hand",
     "parse_hand",
+    "solve",
+    "solve_many",
 ]

@@ -1,8 +1,8 @@
 """Naive twins of the solver: plain memoised minimax over every legal card, in pure Python.
 
 Deliberately straightforward: no equivalent-card pruning, no bounds, no relative ranks. It follows
-RULES.md "Play" literally: must follow suit; void in the led suit, must trump if holding a trump;
-otherwise any card. Highest trump wins, else highest card of the led suit; the trick's winner
+docs/rules.md, "Play" literally: must follow suit; void in the led suit, must trump if holding a
+trump; otherwise any card. Highest trump wins, else highest card of the led suit; the trick's winner
 leads next. Card bit = 8·suit + rank.
 """
 

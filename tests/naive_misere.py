@@ -1,4 +1,4 @@
-"""Brute-force twins of ``prefstats.misere`` and ``prefstats.exact`` (slow, obviously correct).
+"""Brute-force twins of ``prefstats.misere.classes`` and ``.exact`` (slow, obviously correct).
 
 The one-suit misère game is written here as a plain game tree: three explicit seats, one card
 played at a time in seat order, every legal card tried, the defenders (maximising "declarer

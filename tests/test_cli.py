@@ -3,7 +3,7 @@
 import pytest
 
 from prefstats.cli import main
-from prefstats.deal import Deal, deal_many
+from prefstats.game.deal import Deal, deal_many
 
 
 def test_deal_prints_parseable_deals(capsys):
@@ -42,7 +42,7 @@ def test_solve_prints_the_golden_value(capsys):
 
 
 def test_solve_table_has_every_strain_declarer_and_leader(capsys):
-    from prefstats.cards import parse_hand
+    from prefstats.game.cards import parse_hand
     from prefstats.solver import solve
 
     main(["solve", DEAL, "--table"])

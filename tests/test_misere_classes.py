@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from prefstats import cards
-from prefstats.misere import (
+from prefstats.game import cards
+from prefstats.game.cards import format_holding, parse_holding
+from prefstats.misere.classes import (
     MAX_OUT_OF_PLAY,
     MisereHandClass,
     SuitClass,
@@ -13,17 +14,16 @@ from prefstats.misere import (
     caught_on_defenders_lead,
     caught_on_own_lead,
     class_codes,
-    format_holding,
     hand_suit_classes,
     layouts,
     misere_hand_class,
-    parse_holding,
     suit_class,
     suit_class_table,
 )
 from tests.naive_misere import naive_holding_summaries
 
-# Every example of seeds/misere-definitions.txt, written as there (Russian ranks: В Д К Т).
+# Every example of the misère definitions (docs/rules.md, "Sources"), written as there (Russian
+# ranks: В Д К Т).
 SOURCE_CLEAN = ["7", "78", "789", "78910", "789В", "789Д", "78910В", "7810Д"]
 SOURCE_CONDITIONALLY_CLEAN = ["79", "78В", "79В", "78ВД", "79ВД", "79ВК", "79ВДКТ"]
 SOURCE_CATCHABLE = [
@@ -35,8 +35,9 @@ SOURCE_EXAMPLES = (
     + [(text, SuitClass.CONDITIONALLY_CLEAN) for text in SOURCE_CONDITIONALLY_CLEAN]
     + [(text, SuitClass.CATCHABLE) for text in SOURCE_CATCHABLE]
 )
-# The source ends its clean list "and so on up to 78910ВДКТ"; RULES.md: holding all eight cards,
-# a declarer who must lead the suit wins that trick, so the rules make it conditionally clean.
+# The source ends its clean list "and so on up to 78910ВДКТ"; docs/rules.md: holding all eight
+# cards, a declarer who must lead the suit wins that trick, so the rules make it conditionally
+# clean.
 DISAGREEMENT_ALL_EIGHT = "78910ВДКТ"
 MODELS = [0, MAX_OUT_OF_PLAY]  # no card out of play / the declarer's two discards out of play
 UNLIMITED_OUT = 8
@@ -177,27 +178,6 @@ def test_table_columns() -> None:
     ]  # fmt: skip
     assert table["holding"].tolist() == list(range(256))
     assert table.loc[parse_holding("7 10"), "text"] == "7 10"
-
-
-@pytest.mark.parametrize("style", ["en", "ru"])
-def test_parse_format_round_trip(style: cards.Style) -> None:
-    for holding in range(256):
-        assert parse_holding(format_holding(holding, style=style)) == holding
-
-
-@pytest.mark.parametrize(
-    ("text", "expected"),
-    [("7 10 J", "7 10 J"), ("789JQKA", "7 8 9 J Q K A"), ("7,t,j", "7 10 J"), ("вдкт", "J Q K A"),
-     ("-", "-"), ("", "-"), ("ТКДВ10987", "7 8 9 10 J Q K A")],
-)  # fmt: skip
-def test_parse_holding_accepts_notations(text: str, expected: str) -> None:
-    assert format_holding(parse_holding(text)) == expected
-
-
-@pytest.mark.parametrize("text", ["1", "7 1", "7 X", "♠7", "7 8 8", "10 T"])
-def test_parse_holding_rejects_bad_text(text: str) -> None:
-    with pytest.raises(ValueError, match="rank"):
-        parse_holding(text)
 
 
 @pytest.mark.parametrize("bad", [-1, 256, 1 << 40])

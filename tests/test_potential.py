@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from prefstats.deal import deal_many
-from prefstats.rules import LADDER, Contract, Strain
+from prefstats.game.deal import deal_many
+from prefstats.game.rules import LADDER, Contract, Strain
 from prefstats.solver import best_discard, potential_many
 
 

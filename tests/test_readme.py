@@ -1,10 +1,11 @@
-"""The README's generated tables equal the shipped tables in data/ and are kept in sync."""
+"""The README's generated tables equal the shipped tables (prefstats/data) and stay in sync."""
 
 from pathlib import Path
 
 import pandas as pd
 
-from prefstats.results import findings_markdown, sensitivity_markdown, shipped_findings
+from prefstats.data import shipped
+from prefstats.studies.results import findings_markdown, sensitivity_markdown, shipped_findings
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -15,11 +16,11 @@ def readme_block(name: str) -> str:
 
 
 def test_readme_findings_equal_the_shipped_tables():
-    summary = shipped_findings(ROOT / "data")
+    summary = shipped_findings()
     expected = findings_markdown(summary) + "\n\n" + summary.attrs["verdict"]
     assert readme_block("findings") == expected
 
 
 def test_readme_sensitivity_equals_the_shipped_table():
-    table = pd.read_parquet(ROOT / "data" / "misere_limit_sensitivity.parquet")
+    table = pd.read_parquet(shipped("misere_limit_sensitivity.parquet"))
     assert readme_block("sensitivity") == sensitivity_markdown(table)

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from prefstats.cards import Suit, parse_hand
+from prefstats.game.cards import Suit, parse_hand
 from prefstats.solver import _forget, best_card, best_discard, makes_many, solve, solve_many
 from tests.naive import clear_cache, naive_best_discard, naive_value
 
@@ -368,7 +368,7 @@ def test_best_discard_and_best_card_reject_bad_input() -> None:
 def test_large_table_for_layouts_of_one_hand_gives_the_same_answers(trump, misere):
     """Batches of one hand's layouts use the large table; chunks under LAYOUT_ROWS the default
     one. Both must agree row by row, for exact values and for make/fail tests."""
-    from prefstats.catch import all_layouts
+    from prefstats.game.deal import all_layouts
     from prefstats.solver import LAYOUT_ROWS, _table_for
 
     hand, talon = parse_hand("♠7 9 J ♣8 ♣A ♦7 8 9 ♥7 9"), parse_hand("♣K ♥10")

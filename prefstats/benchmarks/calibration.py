@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from prefstats.deal import deal_many
-from prefstats.declarer import contract_discards
-from prefstats.evaluators import strain_tricks
-from prefstats.rules import Contract, Strain
-from prefstats.simulate import solve_by_group
+from prefstats.game.deal import deal_many
+from prefstats.game.rules import Contract, Strain
+from prefstats.players.counting import strain_tricks
+from prefstats.players.discards import contract_discards
+from prefstats.solver.contracts import contract_tricks
 
 
 def counted_vs_dd(n: int = 30_000, seed: int = 42) -> tuple[np.ndarray, np.ndarray]:
@@ -34,7 +34,7 @@ def counted_vs_dd(n: int = 30_000, seed: int = 42) -> tuple[np.ndarray, np.ndarr
     discard, _ = contract_discards(hand12, bids)
     hands = deals[:, :3].copy()
     hands[np.arange(len(hands)), seat] = hand12 & ~discard
-    return counts.max(axis=1), solve_by_group(hands, seat, bids.astype(np.int8))
+    return counts.max(axis=1), contract_tricks(hands, seat, bids)
 
 
 def main(n: int = 30_000) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from prefstats.deal import deal_many
+from prefstats.game.deal import deal_many
 
 N_DEALS = 10**6
 REPEATS = 5

@@ -3,11 +3,10 @@
 The declarer holds a fixed misère with a known talon and discard, first as the first hand (own
 lead), then as the second hand (the first hand, a defender, leads). All C(20, 10) = 184,756
 layouts of the defenders' cards are decided on one core: ``makes_many`` (caught or not: the
-benchmark figure, target <= 3 s; a C++ desktop solver takes 5.2-5.8 s) and ``solve_many`` (the
-full trick distribution). Each call runs in a fresh thread, so with a cold transposition table,
-after a warm-up that loads the compiled kernels. Two hands: one with two catchable suits, one
-with a single catchable suit. Then the shipped tables' catch rates of a few classic holdings and
-pairs of holdings.
+benchmark figure) and ``solve_many`` (the full trick distribution). Each call runs in a fresh
+thread, so with a cold transposition table, after a warm-up that loads the compiled kernels.
+Two hands: one with two catchable suits, one with a single catchable suit. Then the shipped
+tables' catch rates of a few classic holdings and pairs of holdings.
 """
 
 from __future__ import annotations
@@ -19,9 +18,9 @@ from typing import Any
 
 import numpy as np
 
-from prefstats.cards import format_hand, parse_hand
-from prefstats.catch import LEADS, all_layouts, load_catch_pairs, load_catch_rates
-from prefstats.misere import parse_holding
+from prefstats.game.cards import format_hand, parse_hand, parse_holding
+from prefstats.game.deal import all_layouts
+from prefstats.misere.tables import LEADS, load_catch_pairs, load_catch_rates
 from prefstats.solver import makes_many, solve_many
 
 HANDS = (  # dealt hand, talon, discard

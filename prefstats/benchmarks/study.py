@@ -19,11 +19,10 @@ import tempfile
 import time
 from pathlib import Path
 
-import numpy as np
-
-from prefstats.deal import deal_many
-from prefstats.simulate import StudySpec, run_study, study_chunk
+from prefstats.game.deal import deal_many
 from prefstats.solver import potential_many
+from prefstats.studies.runs import Chunk
+from prefstats.studies.study import StudySpec, run_study, study_chunk
 
 SEED = 20240601
 STUDY_DEALS = 40_000
@@ -62,9 +61,9 @@ def chunk_rate(
     spec = StudySpec(
         deals=deals, seed=SEED, chunk_size=deals, evaluator=evaluator, discard=discard
     ).as_run_spec()
-    study_chunk(spec, 20, np.random.SeedSequence(SEED, spawn_key=(1,)))  # load the kernels
+    study_chunk(spec, Chunk(1, deals, 20))  # load the kernels
     start = time.perf_counter()
-    study_chunk(spec, deals, np.random.SeedSequence(SEED, spawn_key=(0,)))
+    study_chunk(spec, Chunk(0, 0, deals))
     return deals / (time.perf_counter() - start)
 
 

@@ -1,19 +1,19 @@
 """Exact double-dummy solver: the declarer's tricks with every hand open.
 
-Three hands of equal size in play order (seat 0 → 1 → 2 → 0) are played out under RULES.md
-"Play": must follow suit; void in the led suit, must trump if holding a trump; otherwise any card;
-highest trump wins, else highest card of the led suit; the winner leads next. In a contract the
-declarer maximises his tricks and the other two seats minimise them together; in misère (no
-trumps, Codex 3.6.7) the declarer minimises and the others maximise. The value is the number of
-tricks the declarer takes from the position.
+Three hands of equal size in play order (seat 0 → 1 → 2 → 0) are played out under
+docs/rules.md, "Play": must follow suit; void in the led suit, must trump if holding a trump;
+otherwise any card; highest trump wins, else highest card of the led suit; the winner leads next.
+In a contract the declarer maximises his tricks and the other two seats minimise them together;
+in misère (no trumps, Codex 3.6.7) the declarer minimises and the others maximise. The value is
+the number of tricks the declarer takes from the position.
 
-Hands are 32-bit masks, card bit = 8·suit + rank (``prefstats.cards``). The wrappers here
+Hands are 32-bit masks, card bit = 8·suit + rank (``prefstats.game.cards``). The wrappers here
 validate and convert; the numba kernels in ``_search`` take arrays and ints only.
 
 Without trumps seat 0 cashes ♠A K and his ♦7 wins the third trick; with ♠ trumps and seat 1
 on lead, seat 0 must ruff the ♥A, draws one round of trumps, and his ♦7 is ruffed:
 
->>> from prefstats.cards import parse_hand
+>>> from prefstats.game.cards import parse_hand
 >>> hands = [parse_hand("♠A K ♦7"), parse_hand("♠Q J ♥A"), parse_hand("♠10 ♥K Q")]
 >>> solve(hands), solve(hands, trump=0, leader=1)
 (3, 2)
@@ -29,6 +29,8 @@ from itertools import combinations, pairwise
 
 import numpy as np
 
+from prefstats.game.cards import format_hand
+from prefstats.game.rules import LADDER
 from prefstats.solver import _search
 
 __all__ = [
@@ -82,10 +84,6 @@ def _forget() -> None:
 
 
 def _card_names(mask: int) -> str:
-    try:
-        from prefstats.cards import format_hand
-    except ImportError:  # pragma: no cover - the cards module is part of the package
-        return f"cards {mask:#x}"
     return format_hand(mask)
 
 
@@ -194,7 +192,7 @@ def solve(
     ``hands``: three masks of equal size for seats 0, 1, 2; ``trump``: a suit 0..3 (or ``Suit``)
     or None for no trumps; ``misere``: the declarer tries to lose every trick.
 
-    >>> from prefstats.cards import parse_hand
+    >>> from prefstats.game.cards import parse_hand
     >>> solve([parse_hand("♠A ♥7"), parse_hand("♠K ♥8"), parse_hand("♠Q ♦7")], trump=3)
     1
     """
@@ -226,7 +224,7 @@ def solve_many(
     ``n_jobs`` worker threads each solve chunks with their own table; the result does not
     depend on it.
 
-    >>> from prefstats.cards import parse_hand
+    >>> from prefstats.game.cards import parse_hand
     >>> row = [parse_hand("♠A K"), parse_hand("♠Q J"), parse_hand("♥7 8")]
     >>> solve_many(np.array([row, row], dtype=np.uint32), trump=3).tolist()
     [0, 0]
@@ -290,7 +288,7 @@ def makes_many(
     One null-window search per deal, cheaper than ``solve_many``. ``target=0`` with misère asks
     for a clean misère.
 
-    >>> from prefstats.cards import parse_hand
+    >>> from prefstats.game.cards import parse_hand
     >>> row = [parse_hand("♠7 8"), parse_hand("♠9 10"), parse_hand("♠J Q")]
     >>> makes_many(np.array([row], dtype=np.uint32), 0, misere=True).tolist()
     [True]
@@ -327,7 +325,7 @@ def best_discard(
     ``hand12`` holds two cards more than each of ``others`` (the other two hands in seat order);
     ``tricks`` is the value after the best discard (most tricks in a contract, fewest in misère).
 
-    >>> from prefstats.cards import format_hand, parse_hand
+    >>> from prefstats.game.cards import format_hand, parse_hand
     >>> hand = parse_hand("♠A K ♥7 8")
     >>> discard, tricks = best_discard(hand, [parse_hand("♠Q J"), parse_hand("♠10 9")])
     >>> format_hand(discard), tricks
@@ -390,7 +388,7 @@ def best_card(
     ``leader``); ``hands`` are the cards still held. ``tricks`` counts the declarer's tricks from
     the start of the current trick on. Playing the returned card keeps that value.
 
-    >>> from prefstats.cards import format_card, parse_hand
+    >>> from prefstats.game.cards import format_card, parse_hand
     >>> hands = [parse_hand("♠A K"), parse_hand("♠Q ♥A"), parse_hand("♠10 9")]
     >>> card, tricks = best_card(hands, trump=0)
     >>> format_card(card), tricks
@@ -466,7 +464,7 @@ def _trick_value(masks: list[int], played: list[int], leader: int, context: tupl
 
 
 def _legal(hand: int, led: int, trump: int) -> int:
-    """Legal cards (RULES.md "Play"): any card to lead; follow suit, else trump, else any."""
+    """Legal cards (docs/rules.md, "Play"): any card to lead; follow suit, else trump, else any."""
     if led < 0:
         return hand
     for suit in (led, trump):
@@ -477,7 +475,7 @@ def _legal(hand: int, led: int, trump: int) -> int:
 
 
 def _beats(card: int, best: int, trump: int) -> bool:
-    """Does ``card`` beat the trick's best card so far (RULES.md "Play")?"""
+    """Does ``card`` beat the trick's best card so far (docs/rules.md, "Play")?"""
     card_suit, best_suit = card >> _search.SUIT_SHIFT, best >> _search.SUIT_SHIFT
     return card > best if card_suit == best_suit else card_suit == trump
 
@@ -487,21 +485,19 @@ def potential_many(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Dealt potential of every seat: for each deal (first, second, third hand, talon) and seat,
     the highest contract it makes double-dummy with the talon, its best discard and best trump,
-    the first hand leading, as a ladder rank of ``prefstats.rules.LADDER`` (-1: nothing from
+    the first hand leading, as a ladder rank of ``prefstats.game.rules.LADDER`` (-1: nothing from
     ``min_level`` up); and whether it takes no trick on misère likewise (a clean misère).
 
     Returns ``(best int8 (n, 3), clean bool (n, 3))``.
 
-    >>> from prefstats.deal import Deal
+    >>> from prefstats.game.deal import Deal
     >>> deal = Deal.parse("♠7 8 9 10 J Q K A ♣A ♦A | ♣7 8 9 10 J Q K ♦7 8 9 | "
     ...                   "♦10 J Q K ♥7 8 9 10 J Q | ♥K A")
     >>> best, clean = potential_many(np.array([deal.parts], dtype=np.uint32))
-    >>> from prefstats.rules import LADDER
+    >>> from prefstats.game.rules import LADDER
     >>> str(LADDER[best[0, 0]]), bool(clean[0, 1])
     ('10NT', True)
     """
-    from prefstats.rules import LADDER
-
     full = _check_deals(deals)
     if not 6 <= min_level <= 10:
         raise ValueError(f"min_level must be 6..10, got {min_level}")
@@ -534,7 +530,7 @@ def best_discard_many(
 
     Returns ``(discards uint32 (n,), tricks int8 (n,))``.
 
-    >>> from prefstats.deal import deal_many
+    >>> from prefstats.game.deal import deal_many
     >>> deals = deal_many(3, seed=1)
     >>> discards, tricks = best_discard_many(deals, np.array([0, 1, 2]), trump=0)
     >>> [best_discard(int(d[s] | d[3]), [int(d[o]) for o in range(3) if o != s], trump=0,

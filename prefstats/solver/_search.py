@@ -11,7 +11,7 @@ Kernel conventions (the public wrapper in ``__init__`` converts to them):
 - ``_reaches(..., target)`` answers the null-window question "is the value >= target?". The
   exact value is found by a driver stepping the target by one from a guess (MTD-f on integers).
 
-Play follows RULES.md "Play": must follow suit; void in the led suit, must trump if holding a
+Play follows docs/rules.md, "Play": must follow suit; void in the led suit, must trump if holding a
 trump; otherwise any card. Highest trump wins, else highest card of the led suit; the trick's
 winner leads next.
 
@@ -174,7 +174,7 @@ def _is_max(seat: int, misere: int) -> bool:
 
 @njit(cache=True, nogil=True)
 def _legal(hand: int, led: int, trump: int) -> int:
-    """Legal cards (RULES.md "Play"): follow suit, else trump, else anything."""
+    """Legal cards (docs/rules.md, "Play"): follow suit, else trump, else anything."""
     if led < 0:
         return hand
     follow = hand & _suit_cards(led)
@@ -189,7 +189,7 @@ def _legal(hand: int, led: int, trump: int) -> int:
 
 @njit(cache=True, nogil=True)
 def _beats(card: int, best: int, trump: int) -> bool:
-    """Does ``card`` beat the trick's best card so far (RULES.md "Play")?"""
+    """Does ``card`` beat the trick's best card so far (docs/rules.md, "Play")?"""
     card_suit = card >> SUIT_SHIFT
     best_suit = best >> SUIT_SHIFT
     if card_suit == best_suit:

@@ -21,7 +21,7 @@ import numpy as np
 from numba import njit, types
 from numba.typed import Dict
 
-from prefstats.cards import format_hand
+from prefstats.game.cards import format_hand
 from prefstats.solver import solve
 
 N_DEALS = 50

@@ -1,0 +1,74 @@
+"""The ``prefstats`` command line: ``prefstats COMMAND ...`` (``prefstats --help`` lists them).
+
+Each command is a small function of the parsed arguments in ``game``, ``misere`` or
+``studies``; the work lives in the package. A user's mistake (a bad card, option, file or
+folder) is one line on standard error and exit code 2, never a traceback (docs/design.md,
+"Command line"). The top layer: it may import everything below.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+from collections.abc import Callable, Sequence
+
+import pyarrow as pa
+
+from prefstats.cli import game, misere, studies
+from prefstats.version import __version__
+
+BENCHMARKS = {
+    "deal": "prefstats.benchmarks.deal",
+    "solver": "prefstats.benchmarks.solver",
+    "calibration": "prefstats.benchmarks.calibration",
+    "misere": "prefstats.benchmarks.misere",
+    "study": "prefstats.benchmarks.study",
+}
+USER_ERRORS = (ValueError, OSError, json.JSONDecodeError, pa.ArrowException)
+
+
+def cmd_bench(args: argparse.Namespace) -> None:
+    """Run one benchmark and print its figures."""
+    importlib.import_module(BENCHMARKS[args.name]).main()
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of every command."""
+    parser = argparse.ArgumentParser(
+        prog="prefstats", description="Statistics of Preferans: deal, solve, simulate, report."
+    )
+    parser.add_argument("--version", action="version", version=f"prefstats {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+    game.add_parsers(sub)
+    misere.add_parsers(sub)
+    studies.add_parsers(sub)
+    bench = sub.add_parser("bench", help="print benchmark figures")
+    bench.add_argument("name", choices=sorted(BENCHMARKS), help="what to benchmark")
+    bench.set_defaults(func=cmd_bench)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``prefstats`` console script; returns the exit status."""
+    args = build_parser().parse_args(argv)
+    func: Callable[[argparse.Namespace], None] = args.func
+    try:
+        func(args)
+    except USER_ERRORS as err:
+        print(f"prefstats {args.command}: {_one_line(err)}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"prefstats {args.command}: stopped; rerun the same command to resume",
+              file=sys.stderr)  # fmt: skip
+        return 130
+    return 0
+
+
+def _one_line(err: BaseException) -> str:
+    return " ".join(str(err).split()) or type(err).__name__
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,208 @@
+"""``prefstats study``, ``sensitivity``, ``misere-ev``, ``export``, ``report`` and
+``catch-tables``: runs of many deals, and the tables and report made from them."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from prefstats.cli.options import positive_int, risk_limit
+from prefstats.data import shipped
+from prefstats.game.rules import RULE_SETS
+from prefstats.misere.tables import pair_independence
+from prefstats.players.discards import DISCARDS
+from prefstats.players.evaluators import EVALUATORS, HeuristicEvaluator
+from prefstats.report.html import build_report
+from prefstats.studies import catch_tables
+from prefstats.studies.misere_ev import run_misere_ev
+from prefstats.studies.results import sensitivity, summarize
+from prefstats.studies.runs import read_spec, write_shipped, write_table
+from prefstats.studies.study import DEFAULT_CHUNK, StudySpec, run_study
+
+HEADLINE_EVENTS = ["nine", "ten", "nine or ten", "misère", "all-pass", "misère / nine"]
+
+
+def add_parsers(sub: Any) -> None:
+    """Add the run commands."""
+    study = sub.add_parser("study", help="deal, bid, solve and score many deals (resumable)")
+    study.add_argument("--deals", type=positive_int, default=100_000, help="number of deals")
+    study.add_argument("--seed", type=int, default=1, help="seed of the whole run (default 1)")
+    _add_parallel(study)
+    study.add_argument("--evaluator", choices=list(EVALUATORS), default="heuristic")
+    study.add_argument("--discard", choices=list(DISCARDS), default="heuristic")
+    study.add_argument("--rules", choices=sorted(RULE_SETS), default="codex")
+    study.add_argument("--potential", action="store_true", help="also every seat's DD potential")
+    study.add_argument("--chunk-size", type=positive_int, default=DEFAULT_CHUNK,
+                       help="deals per chunk (does not change the results)")  # fmt: skip
+    study.add_argument("--misere-risk-limit", type=risk_limit,
+                       default=HeuristicEvaluator.misere_risk_limit,
+                       help="heuristic bidders bid misère up to this estimated catch risk "
+                            "(default %(default)s; 'none': only safe hands)")  # fmt: skip
+    study.add_argument("--out", required=True, help="run folder, e.g. runs/NAME")
+    study.set_defaults(func=cmd_study)
+
+    mev = sub.add_parser("misere-ev", help="solo/shared EV of every misère played in a run")
+    mev.add_argument("run", help="run folder written by 'prefstats study'")
+    mev.add_argument("--n", type=positive_int, default=200, help="outcomes per hand")
+    mev.add_argument("--seed", type=int, default=1)
+    mev.add_argument("--discard", choices=list(DISCARDS), default="heuristic")
+    mev.add_argument("--jobs", type=positive_int, default=1, help="worker processes")
+    mev.add_argument("--out", default=None, help="parquet file (default RUN/misere_ev.parquet)")
+    mev.set_defaults(func=cmd_misere_ev)
+
+    export = sub.add_parser("export", help="write a run's summary table (csv, parquet)")
+    export.add_argument("run", help="run folder written by 'prefstats study'")
+    export.add_argument("--out", default=".", help="folder (default: here)")
+    export.add_argument("--name", default="summary", help="file name without extension")
+    export.set_defaults(func=cmd_export)
+
+    report = sub.add_parser("report", help="write the self-contained HTML report of a run")
+    report.add_argument("run", help="run folder written by 'prefstats study'")
+    report.add_argument("--out", default="reports/report.html")
+    report.add_argument("--catch-rates", default=None, help="default: the shipped table")
+    report.add_argument("--catch-pairs", default=None, help="default: the shipped table")
+    report.add_argument("--sensitivity", default=None, help="default: the shipped table")
+    report.add_argument("--ev", default=None, help="EV table of the run's misères (parquet)")
+    report.set_defaults(func=cmd_report)
+
+    sens = sub.add_parser(
+        "sensitivity",
+        help="played nine and misère against the misère risk "
+        "limit of the heuristic bidders (one study per limit, same deals)",
+    )
+    sens.add_argument(
+        "--limits",
+        type=risk_limit,
+        nargs="+",
+        default=[None, 0.1, 0.2, 0.3, 0.4, 0.5],
+        help="risk limits ('none' too)",
+    )
+    sens.add_argument("--deals", type=positive_int, default=200_000, help="deals per study")
+    sens.add_argument("--seed", type=int, default=1)
+    sens.add_argument("--jobs", type=positive_int, default=1, help="worker processes")
+    sens.add_argument(
+        "--chunk-size", type=positive_int, default=DEFAULT_CHUNK, help="deals per chunk"
+    )
+    sens.add_argument("--runs", default="runs", help="folder of the studies (resumable)")
+    sens.add_argument(
+        "--out",
+        default="misere_limit_sensitivity",
+        help="table path without extension (.parquet and .csv are written)",
+    )
+    sens.set_defaults(func=cmd_sensitivity)  # fmt: skip
+
+    tables = sub.add_parser("catch-tables", help="generate the catch-rate tables (long)")
+    tables.add_argument("--only", choices=["singles", "pairs"], default=None)
+    tables.add_argument(
+        "--n", type=positive_int, default=catch_tables.N_SINGLE, help="layouts per single holding"
+    )
+    tables.add_argument(
+        "--n-slow",
+        type=positive_int,
+        default=catch_tables.N_SINGLE_SLOW,
+        help="for catchable holdings of 3-4 cards",
+    )
+    tables.add_argument(
+        "--pairs-n", type=positive_int, default=catch_tables.N_PAIR, help="layouts per pair"
+    )
+    tables.add_argument("--seed", type=int, default=catch_tables.SEED)
+    tables.add_argument("--jobs", type=positive_int, default=1, help="worker processes")
+    tables.add_argument("--runs", type=Path, default=Path("runs"))
+    tables.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        help="folder of the tables (default: the package's data folder)",
+    )
+    tables.set_defaults(func=cmd_catch_tables)  # fmt: skip
+
+
+def _add_parallel(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--jobs", type=positive_int, default=1, help="worker processes")
+    parser.add_argument("--backend", choices=["loky", "dask"], default="loky")
+    parser.add_argument("--scheduler", default=None, help="dask scheduler address (dask backend)")
+
+
+def cmd_study(args: argparse.Namespace) -> None:
+    """Run or resume a study, then print its summary and the verdict on Codex note 40."""
+    spec = StudySpec(
+        deals=args.deals, seed=args.seed, chunk_size=args.chunk_size, evaluator=args.evaluator,
+        discard=args.discard, rules=args.rules, potential=args.potential,
+        misere_risk_limit=args.misere_risk_limit,
+    )  # fmt: skip
+    folder = run_study(spec, args.out, jobs=args.jobs, backend=args.backend,
+                       scheduler=args.scheduler)  # fmt: skip
+    summary = summarize(folder)
+    print(summary[summary.event.isin(HEADLINE_EVENTS)].to_string(index=False))
+    print(summary.attrs["verdict"])
+
+
+def cmd_misere_ev(args: argparse.Namespace) -> None:
+    """Solo and shared EV of every misère of a run, saved as parquet with provenance
+    (computed in resumable chunks under RUN/misere-ev-…)."""
+    chunks = Path(args.run) / f"misere-ev-n{args.n}-s{args.seed}-{args.discard}"
+    ev = run_misere_ev(args.run, chunks, n=args.n, seed=args.seed, discard=args.discard,
+                       jobs=args.jobs)  # fmt: skip
+    out = Path(args.out or Path(args.run) / "misere_ev.parquet")
+    provenance = {"kind": "misere_ev", "run": read_spec(args.run), "n": args.n,
+                  "seed": args.seed, "discard": args.discard}  # fmt: skip
+    write_table(ev, out, provenance)
+    accept = ev.dealer_accepts.mean() if len(ev) else float("nan")
+    print(f"{len(ev):,} misères; a risk-neutral dealer accepts {accept:.1%}; wrote {out}")
+
+
+def cmd_export(args: argparse.Namespace) -> None:
+    """Write a run's summary as a shipped table (parquet with provenance, CSV with header)."""
+    summary = summarize(args.run)
+    provenance = {"kind": "summary", "run": read_spec(args.run),
+                  "verdict": summary.attrs["verdict"]}  # fmt: skip
+    written = write_shipped(summary, Path(args.out) / args.name, provenance,
+                            f"prefstats summary of {Path(args.run).name}")  # fmt: skip
+    print("wrote " + " and ".join(str(p) for p in written))
+
+
+def cmd_report(args: argparse.Namespace) -> None:
+    """Write the HTML report of a run, with the shipped catch rates and sensitivity."""
+    rates_path = Path(args.catch_rates) if args.catch_rates else shipped("catch_rates.parquet")
+    pairs_path = Path(args.catch_pairs) if args.catch_pairs else shipped("catch_pairs.parquet")
+    sens_path = (Path(args.sensitivity) if args.sensitivity
+                 else shipped("misere_limit_sensitivity.parquet"))  # fmt: skip
+    ev_table = pd.read_parquet(args.ev) if args.ev else None
+    path = build_report(
+        args.run, args.out, catch_rates=pd.read_parquet(rates_path),
+        catch_pairs=pair_independence(pairs_path, rates_path),
+        ev_table=ev_table, sensitivity=pd.read_parquet(sens_path),
+    )  # fmt: skip
+    print(f"wrote {path}")
+
+
+def cmd_sensitivity(args: argparse.Namespace) -> None:
+    """Run one study per misère risk limit (same deals) and write how the played frequencies
+    move with it: ``results.sensitivity`` as a shipped table."""
+    runs = {}
+    for limit in args.limits:
+        label = "none" if limit is None else f"{limit:g}"
+        spec = StudySpec(deals=args.deals, seed=args.seed, chunk_size=args.chunk_size,
+                         misere_risk_limit=limit)  # fmt: skip
+        runs[label] = run_study(spec, Path(args.runs) / f"misere-limit-{label}", jobs=args.jobs)
+    table = sensitivity(runs)
+    provenance = {"kind": "sensitivity", "setting": "misere_risk_limit",
+                  "runs": {label: read_spec(run) for label, run in runs.items()}}  # fmt: skip
+    written = write_shipped(table, Path(args.out), provenance,
+                            "prefstats sensitivity to the misère risk limit")  # fmt: skip
+    print(table[["label", "nine", "misere", "ratio", "ratio_low", "ratio_high", "caught_rate"]]
+          .to_string(index=False))  # fmt: skip
+    print("wrote " + " and ".join(str(p) for p in written))
+
+
+def cmd_catch_tables(args: argparse.Namespace) -> None:
+    """Generate (or resume) the shipped catch-rate tables."""
+    for kind in ("singles", "pairs"):
+        if args.only in (None, kind):
+            n = args.n if kind == "singles" else args.pairs_n
+            table = catch_tables.build(kind, n, args.seed, args.runs, args.out,
+                                       n_slow=args.n_slow, jobs=args.jobs)  # fmt: skip
+            print(f"{kind}: {len(table)} rows written")

@@ -1,0 +1,292 @@
+"""The risk of a misère hand: P(caught), the trick distribution and E[tricks] over the layouts
+the declarer cannot see, with the exact double-dummy solver (docs/rules.md, "Misère suit
+classes").
+
+:func:`misere_risk` plays a 10-card misère hand for a declarer in any seat over the unknown
+talon (unless given) and the unknown split of the defenders' cards, with a discard policy of
+:mod:`prefstats.players.discards`:
+
+* ``"dd"``: the best discard knowing the layout (an upper bound for the declarer);
+* ``"sampled"``: the discard is chosen once per talon, before the defenders' cards are seen,
+  as the one with the least expected loss over ``choice_n`` sampled layouts, among every class
+  of equivalent discards; then it is evaluated on fresh layouts (the realistic rule: the
+  defenders open after the discard, Codex 3.6.6);
+* ``"heuristic"``: ``discards.misere_discards``;
+
+or a fixed two-card discard. Play is double-dummy: the defenders see everything, as they nearly
+do (they open their hands and know the 12 cards the declarer holds after the talon, Codex 3.6.6,
+3.6.8); the declarer also plays knowing the layout, which flatters him a little.
+
+>>> risk = misere_risk("♠7 8 9 ♣7 8 ♦7 8 ♥7 8 9", seat=1, n=50, seed=1)
+>>> risk.p_caught.estimate, risk.counts[0]
+(0.0, 50)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from prefstats.game.cards import N_CARDS, format_hand, parse_hand
+from prefstats.game.deal import (
+    FIRST_HAND,
+    HAND_SIZE,
+    N_SEATS,
+    SEAT_NAMES,
+    TALON,
+    TALON_SIZE,
+    SeedLike,
+    Stream,
+    all_layouts,
+    deal_many,
+)
+from prefstats.game.rules import MISERE_RANK
+from prefstats.players.discards import (
+    DISCARDS,
+    DiscardTask,
+    SampledDiscard,
+    discard_policy,
+    misere_discards,
+)
+from prefstats.solver.contracts import misere_tricks
+from prefstats.stats import Estimate, mean_estimate, proportion
+
+LAYOUT_STREAM, CHOICE_STREAM = 0, 1  # sub-streams of a risk's seed: the layouts, the choices
+
+
+@dataclass(frozen=True)
+class MisereRisk:
+    """The misère declarer's result over layouts: counts of layouts by tricks taken, P(caught)
+    and E[tricks] with 95% intervals (exact values, zero-width, when ``exhaustive``).
+
+    ``deals`` (n, 5) uint32 holds each layout: seats 0, 1, 2 as played (the declarer's kept ten),
+    the talon, and the discard; ``tricks`` the declarer's tricks in it.
+    """
+
+    hand: int
+    seat: int
+    talon: int | None
+    policy: str  # "dd", "sampled", "heuristic" or "fixed"
+    exhaustive: bool
+    stream: Stream  # the random stream behind the layouts, to reproduce them
+    counts: tuple[int, ...]  # layouts with 0, 1, ..., 10 tricks
+    p_caught: Estimate
+    mean_tricks: Estimate
+    deals: np.ndarray = field(repr=False, compare=False)
+    tricks: np.ndarray = field(repr=False, compare=False)
+
+    @property
+    def seed(self) -> int:
+        """The seed (entropy) of the stream behind the layouts."""
+        return self.stream.entropy
+
+    @property
+    def n(self) -> int:
+        """Number of layouts."""
+        return sum(self.counts)
+
+    def distribution(self) -> tuple[Estimate, ...]:
+        """P(tricks = k) for k = 0..10, each with its Wilson interval (exact if exhaustive)."""
+        return tuple(self._share(count) for count in self.counts)
+
+    def _share(self, count: int) -> Estimate:
+        if self.exhaustive:
+            p = count / self.n
+            return Estimate(p, p, p, self.n, count)
+        return proportion(count, self.n)
+
+    def format(self) -> str:
+        """A short report: hand, policy, P(caught), E[tricks] and the distribution."""
+        talon = format_hand(self.talon) if self.talon is not None else "unknown (drawn per layout)"
+        path = f" (sub-stream {self.stream.path})" if self.stream.path else ""
+        kind = "all layouts" if self.exhaustive else f"random layouts, seed {self.seed}{path}"
+        lines = [
+            f"hand {format_hand(self.hand)}, seat {self.seat} ({_SEAT_NAMES[self.seat]}), "
+            f"talon {talon}",
+            f"discard: {_POLICY_TEXT.get(self.policy, self.policy)}; {self.n:,} {kind}",
+            f"P(caught)  {self.p_caught}",
+            f"E[tricks]  {self.mean_tricks}",
+            "tricks  layouts  share [95% CI]",
+        ]
+        for k, estimate in enumerate(self.distribution()):
+            if estimate.count:
+                lines.append(
+                    f"{k:>6}  {int(estimate.count):>7,}  {estimate.estimate:.4f} "
+                    f"[{estimate.low:.4f}, {estimate.high:.4f}]"
+                )
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.format()
+
+
+_SEAT_NAMES = (f"{SEAT_NAMES[0]}, leads", *SEAT_NAMES[1:])
+_POLICY_TEXT = {
+    "dd": "best per layout, double-dummy (an upper bound for the declarer)",
+    "sampled": "chosen before the layout is seen, from sampled layouts",
+    "heuristic": "heuristic rule (prefstats.players.discards.misere_discards)",
+    "fixed": "the two cards given",
+}
+
+
+def misere_risk(
+    hand: int | str,
+    *,
+    seat: int = FIRST_HAND,
+    talon: int | str | None = None,
+    discard: str | int = "dd",
+    n: int = 2000,
+    seed: SeedLike | Stream = None,
+    exhaustive: bool = False,
+    choice_n: int = 16,
+) -> MisereRisk:
+    """P(caught), the trick distribution and E[tricks] of a misère on ``hand`` (10 cards).
+
+    ``seat``: the declarer's seat (0 = first hand, who leads to trick 1). ``talon``: the two
+    talon cards if known, else drawn uniformly per layout. ``discard``: a policy name of
+    ``discards.DISCARDS`` or two cards (a mask or text) from the hand and talon. ``n`` random
+    layouts from ``seed``; or ``exhaustive=True``: all 184,756 layouts of the defenders' 20
+    cards, which needs the talon and a discard fixed before the layout ("dd" is not).
+    ``choice_n``: layouts sampled to choose each "sampled" discard (among every class of
+    equivalent discards, once per talon).
+
+    >>> risk = misere_risk("♠7 8 A ♣7 9 ♦7 8 ♥8 9 10", talon="♠K ♦J", discard="♠K A", n=200,
+    ...                    seed=7)
+    >>> risk.n, risk.p_caught.low < risk.p_caught.estimate < risk.p_caught.high
+    (200, True)
+    """
+    hand_mask = _checked_cards("hand", hand, HAND_SIZE)
+    seat = _checked_seat(seat)
+    talon_mask = None if talon is None else _checked_cards("talon", talon, TALON_SIZE)
+    if talon_mask is not None and talon_mask & hand_mask:
+        raise ValueError(f"talon {format_hand(talon_mask)} overlaps the hand: "
+                         f"{format_hand(talon_mask & hand_mask)}")  # fmt: skip
+    policy, fixed = _checked_discard(discard, hand_mask, talon_mask)
+    _checked_count("choice_n", choice_n, 1)
+    if exhaustive:
+        _check_exhaustive(talon_mask, policy)
+    else:
+        _checked_count("n", n, 2)
+    stream = Stream.of(seed)
+    fixed_parts = {seat: hand_mask} | ({TALON: talon_mask} if talon_mask is not None else {})
+    if exhaustive:
+        assert talon_mask is not None
+        deals = all_layouts(hand_mask, talon_mask, seat)
+    else:
+        deals = deal_many(n, seed=stream.child(LAYOUT_STREAM), fixed=fixed_parts)
+    discards = _discards(deals, seat, policy, fixed, choice_n, stream.child(CHOICE_STREAM))
+    played = deals.copy()
+    played[:, seat] = (deals[:, seat] | deals[:, TALON]) & ~discards
+    tricks = misere_tricks(np.ascontiguousarray(played[:, :N_SEATS]), declarer=seat)
+    return _result(hand_mask, seat, talon_mask, policy, exhaustive, stream,
+                   np.column_stack([played, discards]), tricks)  # fmt: skip
+
+
+def _discards(
+    deals: np.ndarray, seat: int, policy: str, fixed: int, choice_n: int, stream: Stream
+) -> np.ndarray:
+    """The declarer's discard in each layout under the policy. A policy that cannot see the
+    layout decides once per talon: the sampled discard draws its layouts at the counter of the
+    declarer's twelve cards, so a talon gets the same choice in every layout."""
+    if policy == "fixed":
+        return np.full(len(deals), fixed, dtype=np.uint32)
+    seats = np.full(len(deals), seat)
+    contracts = np.full(len(deals), MISERE_RANK)
+    hands12 = deals[:, seat] | deals[:, TALON]
+    if policy != "sampled":
+        task = DiscardTask(deals, seats, contracts, misere_discards(hands12), stream, seats)
+        return discard_policy(policy)().choose(task)
+    distinct, first, inverse = np.unique(hands12, return_index=True, return_inverse=True)
+    task = DiscardTask(deals[first], seats[first], contracts[first], misere_discards(distinct),
+                       stream, distinct)  # fmt: skip
+    return SampledDiscard(samples=choice_n, candidates=None).choose(task)[inverse.reshape(-1)]
+
+
+def _result(
+    hand: int,
+    seat: int,
+    talon: int | None,
+    policy: str,
+    exhaustive: bool,
+    stream: Stream,
+    deals: np.ndarray,
+    tricks: np.ndarray,
+) -> MisereRisk:
+    counts = np.bincount(tricks, minlength=HAND_SIZE + 1)
+    caught = int((tricks > 0).sum())
+    if exhaustive:
+        p, mean = caught / len(tricks), float(tricks.mean())
+        p_caught = Estimate(p, p, p, len(tricks), caught)
+        mean_tricks = Estimate(mean, mean, mean, len(tricks), float(tricks.sum()))
+    else:
+        p_caught, mean_tricks = proportion(caught, len(tricks)), mean_estimate(tricks)
+    deals.flags.writeable = False
+    tricks.flags.writeable = False
+    return MisereRisk(
+        hand=hand, seat=seat, talon=talon, policy=policy, exhaustive=exhaustive, stream=stream,
+        counts=tuple(int(c) for c in counts), p_caught=p_caught, mean_tricks=mean_tricks,
+        deals=deals, tricks=tricks,
+    )  # fmt: skip
+
+
+def _checked_cards(name: str, cards: int | np.integer | str, size: int) -> int:
+    if isinstance(cards, str):
+        try:
+            mask = parse_hand(cards)
+        except ValueError as err:
+            raise ValueError(f"{name}: {err}") from None
+    elif isinstance(cards, bool) or not isinstance(cards, int | np.integer):
+        raise ValueError(f"{name} must be a card mask or text, got {cards!r}")
+    else:
+        mask = int(cards)
+        if not 0 <= mask < 1 << N_CARDS:
+            raise ValueError(f"{name} must be a 32-bit card mask, got {mask}")
+    if mask.bit_count() != size:
+        raise ValueError(
+            f"{name} must hold {size} cards, got {mask.bit_count()}: {format_hand(mask)}"
+        )
+    return mask
+
+
+def _checked_seat(seat: int) -> int:
+    if isinstance(seat, bool) or not isinstance(seat, int | np.integer) or not 0 <= seat < 3:
+        raise ValueError(f"seat must be 0, 1 or 2 (first, second, third hand), got {seat!r}")
+    return int(seat)
+
+
+def _checked_discard(discard: object, hand: int, talon: int | None) -> tuple[str, int]:
+    """(policy, 0) for a policy name, or ("fixed", mask) for two cards held after the talon."""
+    if isinstance(discard, str) and discard in DISCARDS:
+        return discard, 0
+    if not isinstance(discard, str | int | np.integer) or isinstance(discard, bool):
+        raise ValueError(f"discard must be a policy name or two cards, got {discard!r}")
+    try:
+        mask = _checked_cards("discard", discard, TALON_SIZE)
+    except ValueError as err:
+        if isinstance(discard, str):
+            raise ValueError(
+                f"discard must be one of {', '.join(DISCARDS)} or two cards, got {discard!r}"
+            ) from None
+        raise err
+    held = hand | (talon or 0)
+    if mask & ~held:
+        where = "hand and talon" if talon is not None else "hand (the talon is unknown)"
+        raise ValueError(f"discard {format_hand(mask & ~held)} is not in the {where}")
+    return "fixed", mask
+
+
+def _check_exhaustive(talon: int | None, policy: str) -> None:
+    if talon is None:
+        raise ValueError("exhaustive=True enumerates the defenders' cards: give the talon")
+    if policy == "dd":
+        raise ValueError(
+            "exhaustive=True needs a discard fixed before the layout (cards, 'heuristic' or "
+            "'sampled'); 'dd' would solve every discard of all 184,756 layouts"
+        )
+
+
+def _checked_count(name: str, value: int, least: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < least:
+        raise ValueError(f"{name} must be an integer >= {least}, got {value!r}")
+    return int(value)

@@ -1,0 +1,9 @@
+"""Runs of many deals and what they show.
+
+``runs`` (the one chunked, verified, resumable run driver and the shipped-table writer),
+``study`` (deal, bid, play and score a run of deals), ``catch_tables`` (the generator of the
+shipped catch-rate tables), ``misere_ev`` (solo and shared EV of every misère of a run) and
+``results`` (summaries with confidence intervals, the verdict on Codex note 40, policy
+comparisons). May import every layer below: ``game``, ``solver``, ``misere``, ``players`` and
+the base modules (docs/design.md, "Layers").
+"""

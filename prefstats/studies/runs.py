@@ -1,0 +1,424 @@
+"""The one run driver: chunked, verified, resumable, reproducible (docs/design.md, "Runs").
+
+A run is a folder: ``run.json`` (the spec, written once, atomically) and one parquet file per
+chunk of rows. Chunk ``i`` holds rows ``start`` … ``start + rows − 1``; the chunk function gets
+that range (a :class:`Chunk`) and must compute its rows from the spec and the row numbers
+alone, so a run's table does not depend on its chunk size, its workers or its backend.
+
+Every chunk is written to a temporary file and renamed into place, then its **seal** beside it
+(``chunk-00000.seal``: the spec's digest, the row range and the SHA-256 of the chunk's bytes).
+A chunk is used only if its seal matches the run and the file: a chunk copied in from another
+run, truncated, with flipped bytes, with the wrong number of rows or without a seal is never
+read. :func:`run_chunks` moves such a chunk aside into ``quarantine/``, says which file and why
+in one line, and recomputes it; :func:`load_run` refuses the run with the same line. A rerun of
+the same command skips the sealed chunks, so a stopped run loses at most the chunks in flight.
+
+>>> import tempfile
+>>> import numpy as np
+>>> def draws(spec: dict, chunk: Chunk) -> pd.DataFrame:
+...     return pd.DataFrame({"row": np.arange(chunk.start, chunk.start + chunk.rows)})
+>>> with tempfile.TemporaryDirectory() as folder:
+...     spec = {"kind": "demo", "n": 10, "chunk_size": 4, "seed": 1}
+...     written = run_chunks(draws, spec, folder, progress=False)
+...     len(written), load_run(folder)["row"].tolist() == list(range(10))
+(3, True)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+from joblib import Parallel, delayed, parallel_config
+from tqdm.auto import tqdm
+
+PROVENANCE_KEY = b"prefstats"
+SPEC_FILE = "run.json"
+QUARANTINE = "quarantine"
+BACKENDS = ("loky", "dask")
+
+
+class RunError(ValueError):
+    """A run folder that cannot be used as it is; the message is one line naming the file."""
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """Chunk ``index`` of a run: rows ``start`` … ``start + rows − 1``."""
+
+    index: int
+    start: int
+    rows: int
+
+
+# function(spec, chunk) -> the chunk's table of ``chunk.rows`` rows, from the spec and the rows.
+ChunkFunction = Callable[[dict[str, Any], Chunk], pd.DataFrame]
+# check(table) -> None, or the reason the rows make no sense.
+RowCheck = Callable[[pd.DataFrame], str | None]
+
+
+def chunk_sizes(spec: dict[str, Any]) -> list[int]:
+    """Rows of each chunk: ``spec["chunk_rows"]`` if given, else full chunks of
+    ``spec["chunk_size"]`` and a last partial one of ``spec["n"]`` rows in all.
+
+    >>> chunk_sizes({"n": 10, "chunk_size": 4})
+    [4, 4, 2]
+    """
+    if "chunk_rows" in spec:
+        return [int(rows) for rows in spec["chunk_rows"]]
+    n, size = spec["n"], spec["chunk_size"]
+    full, rest = divmod(n, size)
+    return [size] * full + ([rest] if rest else [])
+
+
+def chunks_of(spec: dict[str, Any]) -> list[Chunk]:
+    """The chunks of a run, in order."""
+    sizes = chunk_sizes(spec)
+    starts = [sum(sizes[:i]) for i in range(len(sizes))]
+    return [
+        Chunk(i, start, rows) for i, (start, rows) in enumerate(zip(starts, sizes, strict=True))
+    ]
+
+
+def chunk_path(folder: Path, index: int) -> Path:
+    """Where chunk ``index`` of a run lives."""
+    return Path(folder) / f"chunk-{index:05d}.parquet"
+
+
+def seal_path(folder: Path, index: int) -> Path:
+    """Where the seal of chunk ``index`` lives."""
+    return chunk_path(folder, index).with_suffix(".seal")
+
+
+def spec_digest(spec: dict[str, Any]) -> str:
+    """SHA-256 of the spec's canonical JSON: what a chunk's seal ties it to."""
+    return hashlib.sha256(json.dumps(spec, sort_keys=True).encode()).hexdigest()
+
+
+def run_chunks(
+    function: ChunkFunction,
+    spec: dict[str, Any],
+    folder: str | Path,
+    *,
+    jobs: int = 1,
+    backend: str = "loky",
+    scheduler: str | None = None,
+    progress: bool = True,
+    unit: str = "deal",
+    say: Callable[[str], None] | None = None,
+) -> list[Path]:
+    """Compute every chunk of the run ``spec`` describes that ``folder`` lacks a sealed copy of.
+
+    ``spec`` holds ``n`` and ``chunk_size`` (or ``chunk_rows``), plus whatever ``function``
+    reads; it is the run's provenance. ``backend``: ``loky`` (local processes) or ``dask``
+    (joblib's dask backend on the ``scheduler`` address, or on a LocalCluster started here).
+    A chunk that fails its seal is quarantined with a line through ``say`` (default: standard
+    error) and recomputed.
+    """
+    if backend not in BACKENDS:
+        raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+    if scheduler and backend != "dask":
+        raise ValueError("--scheduler needs --backend dask")
+    folder = Path(folder).resolve()  # workers elsewhere must find the same folder
+    spec = _checked_spec(spec)
+    _claim_folder(folder, spec)
+    say = say or _to_stderr
+    todo = []
+    for chunk in chunks_of(spec):
+        problem = chunk_problem(folder, spec, chunk)
+        if problem is not None and chunk_path(folder, chunk.index).exists():
+            quarantine(folder, chunk.index, problem, say)
+        if problem is not None:
+            todo.append(chunk)
+    done = spec["n"] - sum(chunk.rows for chunk in todo)
+    bar = tqdm(total=spec["n"], initial=done, unit=unit, unit_scale=True,
+               disable=not progress, desc=folder.name)  # fmt: skip
+    with bar:
+        for rows in _execute(function, spec, folder, todo, jobs, backend, scheduler):
+            bar.update(rows)
+    return [chunk_path(folder, chunk.index) for chunk in chunks_of(spec)]
+
+
+def compute_chunk(function: ChunkFunction, spec: dict[str, Any], folder: Path, chunk: Chunk) -> int:
+    """Compute a chunk, write it atomically and seal it; returns its number of rows."""
+    started = time.process_time()
+    table = function(spec, chunk)
+    if len(table) != chunk.rows:
+        raise ValueError(f"chunk {chunk.index} has {len(table)} rows, expected {chunk.rows}")
+    digest = spec_digest(spec)
+    path = chunk_path(folder, chunk.index)
+    seconds = round(time.process_time() - started, 3)
+    write_table(table, path, {**spec, "chunk": chunk.index, "start": chunk.start,
+                              "rows": chunk.rows, "spec_digest": digest,
+                              "cpu_seconds": seconds})  # fmt: skip
+    seal = {"spec_digest": digest, "chunk": chunk.index, "start": chunk.start,
+            "rows": chunk.rows, "sha256": file_digest(path)}  # fmt: skip
+    _write_atomic(seal_path(folder, chunk.index), json.dumps(seal, sort_keys=True))
+    return len(table)
+
+
+def chunk_problem(folder: Path, spec: dict[str, Any], chunk: Chunk) -> str | None:
+    """None if the chunk is present, sealed for this run and whole; else why not (one line)."""
+    path, seal_file = chunk_path(folder, chunk.index), seal_path(folder, chunk.index)
+    if not path.exists():
+        return "missing"
+    try:
+        seal = json.loads(seal_file.read_text())
+        expected = {"spec_digest": spec_digest(spec), "chunk": chunk.index,
+                    "start": chunk.start, "rows": chunk.rows}  # fmt: skip
+        wrong = sorted(key for key, value in expected.items() if seal.get(key) != value)
+        sha = seal.get("sha256")
+    except (OSError, ValueError, AttributeError):
+        return "no valid seal (written by another program, or stopped while sealing)"
+    if "spec_digest" in wrong:
+        return "sealed for another run (another spec: seed, size or options)"
+    if wrong:
+        return f"sealed for other rows ({', '.join(wrong)} differ)"
+    if file_digest(path) != sha:
+        return "its bytes changed after it was sealed (damaged or replaced)"
+    return None
+
+
+def quarantine(folder: Path, index: int, reason: str, say: Callable[[str], None]) -> None:
+    """Move chunk ``index`` and its seal into ``quarantine/`` and say why in one line."""
+    target = folder / QUARANTINE
+    target.mkdir(exist_ok=True)
+    for path in (chunk_path(folder, index), seal_path(folder, index)):
+        if path.exists():
+            os.replace(path, target / path.name)
+    say(f"{chunk_path(folder, index).name}: {reason}; moved to {QUARANTINE}/, recomputing it")
+
+
+def load_run(
+    folder: str | Path, *, complete: bool = True, check: RowCheck | None = None
+) -> pd.DataFrame:
+    """All rows of a run, in chunk order, every chunk verified: its seal, its bytes, its number
+    of rows and, if given, ``check`` of its rows.
+
+    Raises RunError naming the first bad chunk; with ``complete=False`` missing chunks are
+    skipped (damaged ones still raise).
+    """
+    folder = Path(folder)
+    spec = read_spec(folder)
+    chunks = chunks_of(spec)
+    problems = [chunk_problem(folder, spec, chunk) for chunk in chunks]
+    missing = [c for c, p in zip(chunks, problems, strict=True) if p == "missing"]
+    if missing and complete and len(missing) == sum(p is not None for p in problems):
+        raise RunError(f"run {folder} is incomplete: {len(missing)} chunk(s) missing, e.g. "
+                       f"{chunk_path(folder, missing[0].index).name}; rerun the same command "
+                       "to resume")  # fmt: skip
+    tables = []
+    for chunk, problem in zip(chunks, problems, strict=True):
+        path = chunk_path(folder, chunk.index)
+        if problem == "missing" and not complete:
+            continue
+        if problem is None:
+            table, problem = _read_checked(path, chunk, check)
+        if problem is not None:
+            raise RunError(f"run {folder}: {path.name}: {problem}; rerun the command that made "
+                           "the run to repair it")  # fmt: skip
+        tables.append(table)
+    return pd.concat(tables, ignore_index=True) if tables else pd.DataFrame()
+
+
+def _read_checked(
+    path: Path, chunk: Chunk, check: RowCheck | None
+) -> tuple[pd.DataFrame, str | None]:
+    """The chunk's rows, and what is wrong with them (None if nothing)."""
+    try:
+        table = pd.read_parquet(path)
+    except (OSError, ValueError) as err:
+        return pd.DataFrame(), f"unreadable: {_one_line(err)}"
+    if len(table) != chunk.rows:
+        return table, f"{len(table)} rows, not {chunk.rows}"
+    reason = check(table) if check is not None else None
+    return table, None if reason is None else f"rows make no sense: {reason}"
+
+
+def read_spec(folder: str | Path) -> dict[str, Any]:
+    """The spec of the run in ``folder``; RunError if it is not a readable run."""
+    path = Path(folder) / SPEC_FILE
+    if Path(folder).exists() and not Path(folder).is_dir():
+        raise RunError(f"{folder} is a file, not a prefstats run folder")
+    if not path.exists():
+        raise RunError(f"{folder} is not a prefstats run (no {SPEC_FILE})")
+    try:
+        spec = json.loads(path.read_text())
+    except (OSError, ValueError) as err:
+        raise RunError(f"{path} is not readable JSON: {_one_line(err)}") from None
+    if not isinstance(spec, dict):
+        raise RunError(f"{path} does not hold a run spec")
+    try:
+        _checked_spec(spec)
+    except ValueError as err:
+        raise RunError(f"{path}: {err}") from None
+    return spec
+
+
+def write_table(table: pd.DataFrame, path: Path, provenance: dict[str, Any]) -> None:
+    """Write ``table`` as parquet with ``provenance`` in its metadata, atomically."""
+    arrow = pa.Table.from_pandas(table, preserve_index=False)
+    meta = {**(arrow.schema.metadata or {}), PROVENANCE_KEY: json.dumps(provenance).encode()}
+    arrow = arrow.replace_schema_metadata(meta)
+    with _atomic(Path(path)) as temporary:
+        pq.write_table(arrow, temporary)
+
+
+def read_provenance(path: str | Path) -> dict[str, Any]:
+    """The provenance stored in a parquet file written by ``write_table``."""
+    try:
+        meta = pq.read_schema(path).metadata or {}
+    except (OSError, ValueError) as err:
+        raise RunError(f"{path}: not a readable parquet file: {_one_line(err)}") from None
+    if PROVENANCE_KEY not in meta:
+        raise RunError(f"{path} has no prefstats provenance")
+    result: dict[str, Any] = json.loads(meta[PROVENANCE_KEY])
+    return result
+
+
+def write_shipped(
+    table: pd.DataFrame, stem: Path, provenance: dict[str, Any], title: str
+) -> list[Path]:
+    """A shipped table: ``stem``.parquet (provenance in the metadata) and ``stem``.csv (a ``#``
+    header: the title and one ``key: value`` line of provenance each, then the rows)."""
+    stem = Path(stem)
+    write_table(table, stem.with_suffix(".parquet"), provenance)
+    stem.with_suffix(".parquet").chmod(0o644)  # mkstemp's private mode is not for shipped data
+    header = "".join(f"# {line}\n" for line in csv_header(provenance, title))
+    body = table.to_csv(index=False, float_format="%.6g", lineterminator="\n")
+    _write_atomic(stem.with_suffix(".csv"), header + body)
+    return [stem.with_suffix(".parquet"), stem.with_suffix(".csv")]
+
+
+def csv_header(provenance: dict[str, Any], title: str) -> list[str]:
+    """The ``#`` lines above a shipped CSV (without the ``# ``)."""
+    lines = [f"{title} (read with pandas.read_csv(path, comment='#'))"]
+    return lines + [f"{key}: {json.dumps(value, sort_keys=True)}" for key, value in
+                    provenance.items()]  # fmt: skip
+
+
+def read_csv(path: str | Path) -> pd.DataFrame:
+    """A shipped CSV table (skips the ``#`` provenance header)."""
+    return pd.read_csv(path, comment="#")
+
+
+def file_digest(path: Path) -> str:
+    """SHA-256 of a file's bytes."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _checked_spec(spec: dict[str, Any]) -> dict[str, Any]:
+    if not _count(spec.get("n")):
+        raise ValueError(f"a run spec needs a non-negative integer 'n', got {spec.get('n')!r}")
+    if "chunk_rows" in spec:
+        rows = spec["chunk_rows"]
+        if not isinstance(rows, list) or not all(_count(r) for r in rows):
+            raise ValueError(f"'chunk_rows' must be a list of row counts, got {rows!r}")
+        if sum(rows) != spec["n"]:
+            raise ValueError(f"chunk_rows add up to {sum(rows)}, not n = {spec['n']}")
+    elif not _count(spec.get("chunk_size")) or spec["chunk_size"] == 0:
+        raise ValueError(
+            f"a run spec needs a positive integer 'chunk_size', got {spec.get('chunk_size')!r}"
+        )
+    plain: dict[str, Any] = json.loads(json.dumps(spec))  # plain JSON: it is stored with the data
+    return plain
+
+
+def _count(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _claim_folder(folder: Path, spec: dict[str, Any]) -> None:
+    """Record the spec in a new run folder, or check that an existing run is the same study."""
+    path = folder / SPEC_FILE
+    if folder.exists() and not folder.is_dir():
+        raise RunError(f"{folder} is a file, not a run folder")
+    if path.exists():
+        old = read_spec(folder)
+        if old != spec:
+            changed = sorted(k for k in old.keys() | spec.keys() if old.get(k) != spec.get(k))
+            raise RunError(
+                f"{folder} holds a different run (differs in {', '.join(changed)}); "
+                "use another --out or delete the folder"
+            )
+        return
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        _write_atomic(path, json.dumps(spec, indent=2, sort_keys=True))
+    except OSError as err:
+        raise RunError(f"cannot write the run folder {folder}: {_one_line(err)}") from None
+
+
+@contextlib.contextmanager
+def _atomic(path: Path) -> Iterator[str]:
+    """A temporary file beside ``path``, renamed onto it when the block succeeds."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=path.suffix)
+    os.close(handle)
+    try:
+        yield temporary
+        os.replace(temporary, path)
+    finally:
+        if os.path.exists(temporary):
+            os.remove(temporary)
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    with _atomic(Path(path)) as temporary:
+        Path(temporary).write_text(text, encoding="utf-8")
+
+
+def _one_line(err: BaseException) -> str:
+    return " ".join(str(err).split()) or type(err).__name__
+
+
+def _to_stderr(line: str) -> None:
+    print(line, file=sys.stderr)
+
+
+def _execute(
+    function: ChunkFunction,
+    spec: dict[str, Any],
+    folder: Path,
+    todo: Sequence[Chunk],
+    jobs: int,
+    backend: str,
+    scheduler: str | None,
+) -> Iterator[int]:
+    if jobs == 1 and backend == "loky":
+        for chunk in todo:
+            yield compute_chunk(function, spec, folder, chunk)
+        return
+    tasks = (delayed(compute_chunk)(function, spec, folder, chunk) for chunk in todo)
+    if backend == "loky":
+        yield from Parallel(n_jobs=jobs, return_as="generator_unordered")(tasks)
+        return
+    with _dask_client(scheduler, jobs), parallel_config(backend="dask"):
+        yield from Parallel(return_as="generator_unordered")(tasks)
+
+
+def _dask_client(scheduler: str | None, jobs: int) -> Any:
+    try:
+        from dask.distributed import Client, LocalCluster  # the optional 'distributed' extra
+    except ImportError as err:  # pragma: no cover - depends on the installed extras
+        raise ValueError("the dask backend needs the 'distributed' extra") from err
+    if scheduler:
+        return Client(scheduler)
+    cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True)
+    return Client(cluster)

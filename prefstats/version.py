@@ -1,0 +1,3 @@
+"""The package version, written once: ``pyproject.toml`` reads it from here."""
+
+__version__ = "0.3.0"

@@ -1,0 +1,138 @@
+"""The layers of docs/design.md hold: imports point down, no cycle, no import tucked inside a
+function, no private name taken from another subpackage (a short walk over every module's AST)."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "prefstats"
+# Lowest first; a module may import its own subpackage and any lower layer.
+LAYERS = {
+    "version": 0, "stats": 0, "data": 0, "names": 0,
+    "game": 1,
+    "solver": 2,
+    "misere": 3,
+    "players": 4,
+    "studies": 5,
+    "report": 6,
+    "cli": 7, "benchmarks": 7,
+}  # fmt: skip
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+MODULES = {module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+
+
+def group(module: str) -> str:
+    """The subpackage (or base module) a module belongs to; ``""`` for the package root."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else ""
+
+
+def imports(module: str) -> Iterator[tuple[ast.stmt, str, list[str], bool]]:
+    """(node, imported prefstats module, names, at module level) for every import of a module."""
+    tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+    top = set(tree.body)
+    package = module if MODULES[module].name == "__init__.py" else module.rpartition(".")[0]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.split(".")[0] == "prefstats":
+                    yield node, alias.name, [], node in top
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            if base.split(".")[0] != "prefstats":
+                continue
+            names = [alias.name for alias in node.names]
+            for name in names:  # ``from prefstats.x import module`` imports that module
+                if f"{base}.{name}" in MODULES:
+                    yield node, f"{base}.{name}", [], node in top
+            yield node, base, names, node in top
+
+
+def resolved(target: str) -> str:
+    """The module a dotted import target names (a submodule, or the package it sits in)."""
+    while target not in MODULES:
+        target = target.rpartition(".")[0]
+    return target
+
+
+def test_every_module_has_a_layer():
+    assert {group(m) for m in MODULES} - {""} <= set(LAYERS), "a new subpackage needs a layer"
+
+
+# The solver benchmark still reaches into the kernels: mended with the solver's speed work.
+PENDING = {"prefstats.benchmarks.solver"}
+CHECKED = [
+    pytest.param(m, marks=pytest.mark.xfail(strict=True)) if m in PENDING else m
+    for m in sorted(MODULES)
+]
+
+
+@pytest.mark.parametrize("module", CHECKED)
+def test_imports_point_down(module):
+    if module == "prefstats":
+        return  # the package root is the facade above every layer
+    for node, target, _, _ in imports(module):
+        imported = resolved(target)
+        where = f"{module} line {node.lineno} imports {imported}"
+        assert imported != "prefstats", f"{where}: the package root is for users, not modules"
+        mine, theirs = group(module), group(imported)
+        assert mine == theirs or LAYERS[theirs] < LAYERS[mine], f"{where}: an upward import"
+
+
+@pytest.mark.parametrize("module", CHECKED)
+def test_no_package_import_inside_a_function(module):
+    for node, target, _, at_top in imports(module):
+        assert at_top, f"{module} line {node.lineno} imports {target} inside a block"
+
+
+@pytest.mark.parametrize("module", CHECKED)
+def test_no_private_name_from_another_subpackage(module):
+    for node, target, names, _ in imports(module):
+        if group(resolved(target)) == group(module):
+            continue
+        private = [n for n in [*names, *target.split(".")] if _private(n)]
+        assert not private, f"{module} line {node.lineno} takes {private} from {target}"
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+
+def test_no_import_cycle():
+    graph = {m: {resolved(t) for _, t, _, _ in imports(m)} - {m} for m in MODULES}
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+
+    def visit(module: str, path: list[str]) -> None:
+        state[module] = 1
+        for nxt in sorted(graph[module]):
+            if state.get(nxt) == 1:
+                cycle = [*path[path.index(nxt) :], nxt] if nxt in path else [module, nxt]
+                pytest.fail("import cycle: " + " -> ".join(cycle))
+            if nxt not in state:
+                visit(nxt, [*path, nxt])
+        state[module] = 2
+
+    for module in sorted(graph):
+        if module not in state:
+            visit(module, [module])
+
+
+def test_the_walk_sees_imports():
+    """The checks above would pass vacuously if the walk found nothing: it must see these."""
+    seen = {resolved(t) for _, t, _, _ in imports("prefstats.studies.study")}
+    assert {"prefstats.game.deal", "prefstats.studies.runs", "prefstats.players.declarer"} <= seen
+    relative = {resolved(t) for _, t, _, _ in imports("prefstats.solver._search")}
+    assert "prefstats.solver._tables" in relative
