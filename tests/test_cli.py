@@ -1,9 +1,18 @@
 """The command line: ``prefstats deal`` output and errors."""
 
+import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from prefstats.cli import main
+from prefstats.cli.game import parse_hands
+from prefstats.cli.misere import classify_text
+from prefstats.game.cards import format_hand, parse_hand
 from prefstats.game.deal import Deal, deal_many
+from prefstats.players.misere_risk import misere_risk
+from prefstats.solver import solve
+from prefstats.studies.study import StudySpec, run_study
 
 
 def test_deal_prints_parseable_deals(capsys):
@@ -42,9 +51,6 @@ def test_solve_prints_the_golden_value(capsys):
 
 
 def test_solve_table_has_every_strain_declarer_and_leader(capsys):
-    from prefstats.game.cards import parse_hand
-    from prefstats.solver import solve
-
     main(["solve", DEAL, "--table"])
     lines = capsys.readouterr().out.splitlines()
     assert [line.split()[0] for line in lines[1:]] == ["♠", "♣", "♦", "♥", "NT", "misère"]
@@ -63,8 +69,6 @@ def test_solve_errors(capsys):
 
 
 def test_sensitivity_writes_one_row_per_limit(tmp_path, capsys):
-    import pandas as pd
-
     out = tmp_path / "sens"
     args = ["sensitivity", "--deals", "2000", "--chunk-size", "1000", "--limits", "none", "0.3",
             "--runs", str(tmp_path / "runs"), "--out", str(out)]  # fmt: skip
@@ -84,3 +88,104 @@ def test_bad_risk_limit_exits_with_usage(capsys):
         main(["study", "--deals", "10", "--out", "x", "--misere-risk-limit", "2"])
     assert exc.value.code == 2
     assert "must be in [0, 1]" in capsys.readouterr().err
+
+
+HAND = "♠7 8 A ♣7 9 ♦7 8 ♥8 9 10"
+
+
+@pytest.fixture(scope="module")
+def places(tmp_path_factory):
+    """A file, a broken run and a small real run to point commands at."""
+    base = tmp_path_factory.mktemp("places")
+    (base / "a-file").write_text("not a folder")
+    (base / "broken").mkdir()
+    (base / "broken" / "run.json").write_text('{"kind": "study", "n": ')
+    run_study(StudySpec(deals=400, seed=1, chunk_size=200), base / "run", progress=False)
+    return base
+
+
+BAD = [
+    ["deal", "--n", "0"], ["deal", "--n", "x"], ["deal", "--seed", "-1"],
+    ["solve", "garbage"], ["solve", DEAL + " | garbage"], ["solve", DEAL + " | ♠7 8"],
+    ["solve", DEAL, "--declarer", "5"], ["solve", DEAL, "--contract", "6X"],
+    ["ev", "♠7 8"], ["ev", HAND, "--risk-aversion", "-1"], ["ev", HAND, "--risk-aversion", "nan"],
+    ["ev", HAND, "--seat", "3"], ["ev", HAND, "--discard", "worst"], ["ev", HAND, "--n", "0"],
+    ["misere", HAND, "--n", "1"], ["misere", HAND, "--discard", "♠K Q"],
+    ["misere", HAND, "--exhaustive"], ["classify", "7 X"], ["classify", "♠7 ♠7"],
+    ["study", "--deals", "0", "--out", "{base}/new"], ["study", "--out", "{base}/a-file"],
+    ["study", "--deals", "10", "--out", "/proc/prefstats-run"],  # unwritable even for root
+    ["study", "--deals", "10", "--scheduler", "tcp://127.0.0.1:9", "--out", "{base}/x"],
+    ["study", "--deals", "10", "--evaluator", "psychic", "--out", "{base}/x"],
+    ["study", "--deals", "10", "--misere-risk-limit", "nan", "--out", "{base}/x"],
+    ["study", "--deals", "500", "--seed", "2", "--out", "{base}/run"],
+    ["report", "{base}/nothing"], ["report", "{base}/broken"],
+    ["report", "{base}/run", "--out", "{base}"], ["report", "{base}/run", "--ev", "{base}/a-file"],
+    ["export", "{base}/a-file"], ["misere-ev", "{base}/broken"],
+    ["sensitivity", "--limits", "2"], ["bench", "nothing"], ["catch-tables", "--only", "triples"],
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("argv", BAD, ids=[" ".join(a)[:60] for a in BAD])
+def test_a_users_mistake_is_one_line_and_exit_code_2(argv, places, capsys):
+    argv = [arg.format(base=places) for arg in argv]
+    try:
+        code = main(argv)
+    except SystemExit as stop:
+        code = stop.code
+    err = capsys.readouterr().err.strip()
+    assert code == 2, err
+    assert len(err.splitlines()) == 1 and "Traceback" not in err, err
+    assert err.startswith("prefstats")
+
+
+def test_no_half_made_run_after_a_failed_start(places, capsys):
+    assert main(["study", "--deals", "10", "--backend", "dask", "--scheduler",
+                 "tcp://127.0.0.1:9", "--out", str(places / "never")]) == 2  # fmt: skip
+    assert "cannot reach the dask scheduler" in capsys.readouterr().err
+    assert not (places / "never").exists()
+
+
+def test_too_many_jobs_are_capped_with_a_warning(places, capsys):
+    assert main(["study", "--deals", "400", "--seed", "1", "--chunk-size", "200", "--jobs",
+                 "999", "--out", str(places / "run")]) == 0  # fmt: skip
+    assert "--jobs 999 is more than the" in capsys.readouterr().err
+
+
+SUIT_LETTERS = {"symbols": "♠♣♦♥", "letters": "SCDH", "russian": "птбч"}
+RANK_LETTERS = {
+    "symbols": ["7", "8", "9", "10", "J", "Q", "K", "A"],
+    "letters": ["7", "8", "9", "T", "J", "Q", "K", "A"],
+    "russian": ["7", "8", "9", "10", "В", "Д", "К", "Т"],
+}
+
+
+def written(mask: int, notation: str, separator: str) -> str:
+    """A hand written by a player in one notation."""
+    parts = []
+    for suit in range(4):
+        ranks = [RANK_LETTERS[notation][r] for r in range(8) if mask >> (8 * suit + r) & 1]
+        if ranks:
+            parts.append(SUIT_LETTERS[notation][suit] + separator.join(ranks))
+    return " ".join(parts)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(st.integers(0, 31), min_size=10, max_size=10, unique=True),
+    st.sampled_from(sorted(SUIT_LETTERS)),
+    st.sampled_from([" ", "", ","]),
+)
+def test_every_command_reads_a_hand_the_same_way(cards, notation, separator):
+    mask = sum(1 << c for c in cards)
+    text = written(mask, notation, separator)
+    assert parse_hand(text) == mask
+    assert (
+        classify_text(text)
+        == classify_text(format_hand(mask))
+        == classify_text(format_hand(mask, style="ru"))
+    )
+    assert misere_risk(text, n=2, seed=1, discard="heuristic").hand == mask  # what `ev` reads
+    rest = [c for c in range(32) if not mask >> c & 1]
+    others = [sum(1 << c for c in rest[:10]), sum(1 << c for c in rest[10:20])]
+    hands = parse_hands(" | ".join([text, *(format_hand(h, style="ru") for h in others)]))
+    assert hands == [mask, *others]  # what `solve` reads

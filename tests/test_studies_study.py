@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 
 from prefstats.game.bidding import ALL_PASS
+from prefstats.game.deal import deal_many
 from prefstats.game.rules import LADDER, MISERE_RANK, Contract, RuleSet
 from prefstats.game.scoring import PlayedDeal, score_deal
 from prefstats.solver import solve
@@ -175,3 +176,23 @@ def test_misere_risk_limit_is_recorded_and_checked():
     assert "misere_risk_limit" not in StudySpec(deals=10, seed=1, evaluator="oracle").as_run_spec()
     with pytest.raises(ValueError, match="misere_risk_limit must be in"):
         StudySpec(deals=10, seed=1, misere_risk_limit=1.5)
+
+
+def test_the_same_table_for_any_chunk_size(tmp_path):
+    """Deal i of a seed is the same deal for chunks of 1,000, 7,000 or 20,000 deals, and so is
+    every column computed from it: deal_many's deals, the limits, the play and the score."""
+    tables = []
+    for size in (1000, 7000, 20_000):
+        spec = StudySpec(deals=20_000, seed=3, chunk_size=size)
+        tables.append(load_study(run_study(spec, tmp_path / f"{size}", progress=False)))
+    pd.testing.assert_frame_equal(tables[0], tables[1])
+    pd.testing.assert_frame_equal(tables[0], tables[2])
+    deals = tables[0][["first", "second", "third", "talon"]].to_numpy()
+    assert (deals == deal_many(20_000, 3)).all()
+
+
+def test_sampled_policies_do_not_depend_on_the_chunk_size(tmp_path):
+    spec = {"deals": 120, "seed": 4, "evaluator": "sampled", "discard": "sampled"}
+    small = load_study(run_study(StudySpec(**spec, chunk_size=50), tmp_path / "a", progress=False))
+    whole = load_study(run_study(StudySpec(**spec, chunk_size=120), tmp_path / "b", progress=False))
+    pd.testing.assert_frame_equal(small, whole)

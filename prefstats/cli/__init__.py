@@ -13,6 +13,7 @@ import importlib
 import json
 import sys
 from collections.abc import Callable, Sequence
+from typing import NoReturn
 
 import pyarrow as pa
 
@@ -34,9 +35,17 @@ def cmd_bench(args: argparse.Namespace) -> None:
     importlib.import_module(BENCHMARKS[args.name]).main()
 
 
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose error is one line on standard error, and exit code 2."""
+
+    def error(self, message: str) -> NoReturn:
+        """Print the mistake in one line (with where to read more) and exit with code 2."""
+        self.exit(2, f"{self.prog}: {_one_line(message)} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every command."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="prefstats", description="Statistics of Preferans: deal, solve, simulate, report."
     )
     parser.add_argument("--version", action="version", version=f"prefstats {__version__}")
@@ -66,9 +75,5 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-def _one_line(err: BaseException) -> str:
+def _one_line(err: BaseException | str) -> str:
     return " ".join(str(err).split()) or type(err).__name__
-
-
-if __name__ == "__main__":
-    sys.exit(main())

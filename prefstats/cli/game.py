@@ -7,7 +7,7 @@ from typing import Any
 
 from prefstats.cli.options import positive_int, style_of
 from prefstats.game.cards import parse_hand
-from prefstats.game.deal import SEAT_NAMES, Deal, deal_many
+from prefstats.game.deal import N_PARTS, N_SEATS, SEAT_NAMES, Deal, deal_many
 from prefstats.game.rules import Contract, Strain
 from prefstats.solver import solve
 
@@ -36,12 +36,15 @@ def cmd_deal(args: argparse.Namespace) -> None:
 
 
 def parse_hands(text: str) -> list[int]:
-    """Three hands ``"first | second | third"``, or a whole deal with the talon (ignored)."""
+    """Three hands ``"first | second | third"``, or a whole deal with the talon (checked, then
+    set aside: the talon does not take part in play)."""
     fields = text.split("|")
-    if len(fields) not in (3, 4):
+    if len(fields) == N_PARTS:
+        return list(Deal.parse(text).hands)
+    if len(fields) != N_SEATS:
         raise ValueError(f"give 3 hands (or a deal of 4 parts) separated by '|', got {text!r}")
     hands = []
-    for name, field in zip(SEAT_NAMES, fields[:3], strict=False):
+    for name, field in zip(SEAT_NAMES, fields, strict=True):
         try:
             hands.append(parse_hand(field))
         except ValueError as err:

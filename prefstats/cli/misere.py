@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from prefstats.cli.options import positive_int
+from prefstats.cli.options import finite_float, non_negative_float, positive_int
 from prefstats.game.cards import (
     N_SUITS,
     SUIT_SYMBOLS,
@@ -63,8 +63,14 @@ def add_parsers(subparsers: Any) -> None:
     ev.add_argument("--discard", choices=list(DISCARDS), default="sampled")
     ev.add_argument("--n", type=positive_int, default=2000, help="outcomes sampled")
     ev.add_argument("--seed", type=int, default=1)
-    ev.add_argument("--risk-aversion", type=float, default=0.0, help="CARA, per whist")
-    ev.add_argument("--baseline", type=float, default=0.0, help="whists of not bidding misère")
+    ev.add_argument(
+        "--risk-aversion",
+        type=non_negative_float,
+        default=0.0,
+        help="CARA, per whist (0: risk-neutral)",
+    )
+    ev.add_argument("--baseline", type=finite_float, default=0.0,
+                    help="whists of not bidding misère")  # fmt: skip
     ev.set_defaults(func=cmd_ev)
 
 

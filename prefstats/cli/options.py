@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import math
+import os
+import sys
 
 from prefstats.game.cards import Style
 
@@ -26,7 +29,7 @@ def risk_limit(text: str) -> float | None:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"must be in [0, 1] or 'none', got {text!r}") from None
-    if not 0.0 <= value <= 1.0:
+    if not 0.0 <= value <= 1.0:  # also refuses nan
         raise argparse.ArgumentTypeError(f"must be in [0, 1] or 'none', got {text}")
     return value
 
@@ -34,3 +37,34 @@ def risk_limit(text: str) -> float | None:
 def style_of(args: argparse.Namespace) -> Style:
     """The card notation asked for: ``ru`` with ``--ru``, else ``en``."""
     return "ru" if getattr(args, "ru", False) else "en"
+
+
+def worker_count(text: str) -> int:
+    """An argparse type: a positive number of worker processes, capped at this machine's cores
+    (with a warning)."""
+    value = positive_int(text)
+    cores = os.cpu_count() or 1
+    if value > cores:
+        print(f"prefstats: --jobs {value} is more than the {cores} cores here; using {cores}",
+              file=sys.stderr)  # fmt: skip
+        return cores
+    return value
+
+
+def non_negative_float(text: str) -> float:
+    """An argparse type: a finite number >= 0."""
+    value = finite_float(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0, got {text}")
+    return value
+
+
+def finite_float(text: str) -> float:
+    """An argparse type: a finite number (not nan or inf)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number, got {text!r}") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"must be a finite number, got {text}")
+    return value

@@ -9,7 +9,7 @@ from typing import Any
 
 import pandas as pd
 
-from prefstats.cli.options import positive_int, risk_limit
+from prefstats.cli.options import positive_int, risk_limit, worker_count
 from prefstats.data import shipped
 from prefstats.game.rules import RULE_SETS
 from prefstats.misere.tables import pair_independence
@@ -20,8 +20,9 @@ from prefstats.studies import catch_tables
 from prefstats.studies.misere_ev import run_misere_ev
 from prefstats.studies.results import sensitivity, summarize
 from prefstats.studies.runs import read_spec, write_shipped, write_table
-from prefstats.studies.study import DEFAULT_CHUNK, StudySpec, run_study
+from prefstats.studies.study import StudySpec, run_study
 
+JOBS_HELP = "worker processes (at most the cores here)"
 HEADLINE_EVENTS = ["nine", "ten", "nine or ten", "misère", "all-pass", "misère / nine"]
 
 
@@ -35,8 +36,9 @@ def add_parsers(sub: Any) -> None:
     study.add_argument("--discard", choices=list(DISCARDS), default="heuristic")
     study.add_argument("--rules", choices=sorted(RULE_SETS), default="codex")
     study.add_argument("--potential", action="store_true", help="also every seat's DD potential")
-    study.add_argument("--chunk-size", type=positive_int, default=DEFAULT_CHUNK,
-                       help="deals per chunk (does not change the results)")  # fmt: skip
+    study.add_argument("--chunk-size", type=positive_int, default=None,
+                       help="deals per chunk (default: a few seconds of work; it never changes "
+                            "the results)")  # fmt: skip
     study.add_argument("--misere-risk-limit", type=risk_limit,
                        default=HeuristicEvaluator.misere_risk_limit,
                        help="heuristic bidders bid misère up to this estimated catch risk "
@@ -49,7 +51,7 @@ def add_parsers(sub: Any) -> None:
     mev.add_argument("--n", type=positive_int, default=200, help="outcomes per hand")
     mev.add_argument("--seed", type=int, default=1)
     mev.add_argument("--discard", choices=list(DISCARDS), default="heuristic")
-    mev.add_argument("--jobs", type=positive_int, default=1, help="worker processes")
+    mev.add_argument("--jobs", type=worker_count, default=1, help=JOBS_HELP)
     mev.add_argument("--out", default=None, help="parquet file (default RUN/misere_ev.parquet)")
     mev.set_defaults(func=cmd_misere_ev)
 
@@ -82,9 +84,12 @@ def add_parsers(sub: Any) -> None:
     )
     sens.add_argument("--deals", type=positive_int, default=200_000, help="deals per study")
     sens.add_argument("--seed", type=int, default=1)
-    sens.add_argument("--jobs", type=positive_int, default=1, help="worker processes")
+    sens.add_argument("--jobs", type=worker_count, default=1, help=JOBS_HELP)
     sens.add_argument(
-        "--chunk-size", type=positive_int, default=DEFAULT_CHUNK, help="deals per chunk"
+        "--chunk-size",
+        type=positive_int,
+        default=None,
+        help="deals per chunk (default: a few seconds of work)",
     )
     sens.add_argument("--runs", default="runs", help="folder of the studies (resumable)")
     sens.add_argument(
@@ -109,7 +114,7 @@ def add_parsers(sub: Any) -> None:
         "--pairs-n", type=positive_int, default=catch_tables.N_PAIR, help="layouts per pair"
     )
     tables.add_argument("--seed", type=int, default=catch_tables.SEED)
-    tables.add_argument("--jobs", type=positive_int, default=1, help="worker processes")
+    tables.add_argument("--jobs", type=worker_count, default=1, help=JOBS_HELP)
     tables.add_argument("--runs", type=Path, default=Path("runs"))
     tables.add_argument(
         "--out",
@@ -121,7 +126,7 @@ def add_parsers(sub: Any) -> None:
 
 
 def _add_parallel(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--jobs", type=positive_int, default=1, help="worker processes")
+    parser.add_argument("--jobs", type=worker_count, default=1, help=JOBS_HELP)
     parser.add_argument("--backend", choices=["loky", "dask"], default="loky")
     parser.add_argument("--scheduler", default=None, help="dask scheduler address (dask backend)")
 
@@ -170,6 +175,8 @@ def cmd_report(args: argparse.Namespace) -> None:
     pairs_path = Path(args.catch_pairs) if args.catch_pairs else shipped("catch_pairs.parquet")
     sens_path = (Path(args.sensitivity) if args.sensitivity
                  else shipped("misere_limit_sensitivity.parquet"))  # fmt: skip
+    if Path(args.out).is_dir():
+        raise ValueError(f"--out {args.out} is a folder: give the report's file name")
     ev_table = pd.read_parquet(args.ev) if args.ev else None
     path = build_report(
         args.run, args.out, catch_rates=pd.read_parquet(rates_path),

@@ -105,11 +105,13 @@ def _table(frame: pd.DataFrame, digits: int = 5) -> str:
 
 
 def _header(spec: dict[str, Any], n: int) -> str:
+    rules, evaluator, discard, seed = (
+        html.escape(str(spec.get(key))) for key in ("rules", "evaluator", "discard", "seed")
+    )
     return (
         "<h1>Preferans statistics: nine-trick games, misère, and sharing it</h1>"
-        f"<p>{n:,} deals; rule set <b>{spec.get('rules')}</b>, evaluator "
-        f"<b>{spec.get('evaluator')}</b>, discard <b>{spec.get('discard')}</b>, seed "
-        f"{spec.get('seed')}; prefstats {__version__}; written {dt.date.today()}.</p>"
+        f"<p>{n:,} deals; rule set <b>{rules}</b>, evaluator <b>{evaluator}</b>, discard "
+        f"<b>{discard}</b>, seed {seed}; prefstats {__version__}; written {dt.date.today()}.</p>"
     )
 
 

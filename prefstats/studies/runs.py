@@ -13,7 +13,8 @@ read. :func:`run_chunks` moves such a chunk aside into ``quarantine/``, says whi
 in one line, and recomputes it; :func:`load_run` refuses the run with the same line. A rerun of
 the same command skips the sealed chunks, so a stopped run loses at most the chunks in flight.
 
->>> import tempfile
+>>> import socket
+import tempfile
 >>> import numpy as np
 >>> def draws(spec: dict, chunk: Chunk) -> pd.DataFrame:
 ...     return pd.DataFrame({"row": np.arange(chunk.start, chunk.start + chunk.rows)})
@@ -30,8 +31,10 @@ import contextlib
 import hashlib
 import json
 import os
+import socket
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -42,12 +45,15 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 from joblib import Parallel, delayed, parallel_config
+from joblib.externals.loky import get_reusable_executor
 from tqdm.auto import tqdm
 
 PROVENANCE_KEY = b"prefstats"
 SPEC_FILE = "run.json"
 QUARANTINE = "quarantine"
 BACKENDS = ("loky", "dask")
+SCHEDULER_TIMEOUT = "10s"  # how long to wait for an external dask scheduler
+OWNER_POLL_SECONDS = 0.5  # how often a worker checks that the run's process is still there
 
 
 class RunError(ValueError):
@@ -117,6 +123,7 @@ def run_chunks(
     scheduler: str | None = None,
     progress: bool = True,
     unit: str = "deal",
+    check: RowCheck | None = None,
     say: Callable[[str], None] | None = None,
 ) -> list[Path]:
     """Compute every chunk of the run ``spec`` describes that ``folder`` lacks a sealed copy of.
@@ -124,30 +131,36 @@ def run_chunks(
     ``spec`` holds ``n`` and ``chunk_size`` (or ``chunk_rows``), plus whatever ``function``
     reads; it is the run's provenance. ``backend``: ``loky`` (local processes) or ``dask``
     (joblib's dask backend on the ``scheduler`` address, or on a LocalCluster started here).
-    A chunk that fails its seal is quarantined with a line through ``say`` (default: standard
-    error) and recomputed.
+    A chunk that fails its seal, its number of rows or ``check`` of its rows is quarantined
+    with a line through ``say`` (default: standard error) and recomputed.
     """
     if backend not in BACKENDS:
         raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
     if scheduler and backend != "dask":
         raise ValueError("--scheduler needs --backend dask")
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise ValueError(f"jobs must be a positive integer, got {jobs!r}")
     folder = Path(folder).resolve()  # workers elsewhere must find the same folder
     spec = _checked_spec(spec)
-    _claim_folder(folder, spec)
+    _check_claim(folder, spec)
     say = say or _to_stderr
-    todo = []
-    for chunk in chunks_of(spec):
-        problem = chunk_problem(folder, spec, chunk)
-        if problem is not None and chunk_path(folder, chunk.index).exists():
-            quarantine(folder, chunk.index, problem, say)
-        if problem is not None:
-            todo.append(chunk)
-    done = spec["n"] - sum(chunk.rows for chunk in todo)
-    bar = tqdm(total=spec["n"], initial=done, unit=unit, unit_scale=True,
-               disable=not progress, desc=folder.name)  # fmt: skip
-    with bar:
-        for rows in _execute(function, spec, folder, todo, jobs, backend, scheduler):
-            bar.update(rows)
+    with _executor(jobs, backend, scheduler) as run_all:
+        _claim_folder(folder, spec)  # only once the workers are there: no run.json for nothing
+        todo = []
+        for chunk in chunks_of(spec):
+            problem = chunk_problem(folder, spec, chunk)
+            if problem is None:
+                problem = _read_checked(chunk_path(folder, chunk.index), chunk, check)[1]
+            if problem is not None and chunk_path(folder, chunk.index).exists():
+                quarantine(folder, chunk.index, problem, say)
+            if problem is not None:
+                todo.append(chunk)
+        done = spec["n"] - sum(chunk.rows for chunk in todo)
+        bar = tqdm(total=spec["n"], initial=done, unit=unit, unit_scale=True,
+                   disable=not progress, desc=folder.name)  # fmt: skip
+        with bar:
+            for rows in run_all([(function, spec, folder, chunk) for chunk in todo]):
+                bar.update(rows)
     return [chunk_path(folder, chunk.index) for chunk in chunks_of(spec)]
 
 
@@ -160,12 +173,18 @@ def compute_chunk(function: ChunkFunction, spec: dict[str, Any], folder: Path, c
     digest = spec_digest(spec)
     path = chunk_path(folder, chunk.index)
     seconds = round(time.process_time() - started, 3)
-    write_table(table, path, {**spec, "chunk": chunk.index, "start": chunk.start,
-                              "rows": chunk.rows, "spec_digest": digest,
-                              "cpu_seconds": seconds})  # fmt: skip
-    seal = {"spec_digest": digest, "chunk": chunk.index, "start": chunk.start,
-            "rows": chunk.rows, "sha256": file_digest(path)}  # fmt: skip
-    _write_atomic(seal_path(folder, chunk.index), json.dumps(seal, sort_keys=True))
+    try:
+        write_table(table, path, {**spec, "chunk": chunk.index, "start": chunk.start,
+                                  "rows": chunk.rows, "spec_digest": digest,
+                                  "cpu_seconds": seconds})  # fmt: skip
+        seal = {"spec_digest": digest, "chunk": chunk.index, "start": chunk.start,
+                "rows": chunk.rows, "sha256": file_digest(path)}  # fmt: skip
+        _write_atomic(seal_path(folder, chunk.index), json.dumps(seal, sort_keys=True))
+    except OSError as err:
+        raise RunError(
+            f"the worker on {socket.gethostname()} cannot write {path}: {_one_line(err)} "
+            "(every worker of a cluster must see the run folder: a shared filesystem)"
+        ) from None
     return len(table)
 
 
@@ -344,12 +363,11 @@ def _count(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
-def _claim_folder(folder: Path, spec: dict[str, Any]) -> None:
-    """Record the spec in a new run folder, or check that an existing run is the same study."""
-    path = folder / SPEC_FILE
+def _check_claim(folder: Path, spec: dict[str, Any]) -> None:
+    """RunError unless ``folder`` is a new run folder that can be written, or this very run."""
     if folder.exists() and not folder.is_dir():
         raise RunError(f"{folder} is a file, not a run folder")
-    if path.exists():
+    if (folder / SPEC_FILE).exists():
         old = read_spec(folder)
         if old != spec:
             changed = sorted(k for k in old.keys() | spec.keys() if old.get(k) != spec.get(k))
@@ -358,9 +376,19 @@ def _claim_folder(folder: Path, spec: dict[str, Any]) -> None:
                 "use another --out or delete the folder"
             )
         return
+    parent = next(p for p in (folder, *folder.parents) if p.exists())
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise RunError(f"cannot create the run folder {folder}: {parent} is not writable")
+
+
+def _claim_folder(folder: Path, spec: dict[str, Any]) -> None:
+    """Record the spec in a new run folder (atomically), or keep an existing run's."""
+    _check_claim(folder, spec)
+    if (folder / SPEC_FILE).exists():
+        return
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        _write_atomic(path, json.dumps(spec, indent=2, sort_keys=True))
+        _write_atomic(folder / SPEC_FILE, json.dumps(spec, indent=2, sort_keys=True))
     except OSError as err:
         raise RunError(f"cannot write the run folder {folder}: {_one_line(err)}") from None
 
@@ -392,33 +420,82 @@ def _to_stderr(line: str) -> None:
     print(line, file=sys.stderr)
 
 
-def _execute(
-    function: ChunkFunction,
-    spec: dict[str, Any],
-    folder: Path,
-    todo: Sequence[Chunk],
-    jobs: int,
-    backend: str,
-    scheduler: str | None,
-) -> Iterator[int]:
+Task = tuple[ChunkFunction, dict[str, Any], Path, Chunk]
+
+
+@contextlib.contextmanager
+def _executor(
+    jobs: int, backend: str, scheduler: str | None
+) -> Iterator[Callable[[Sequence[Task]], Iterator[int]]]:
+    """A function running chunk tasks (in any order, yielding each one's rows as it finishes)
+    on the backend; the workers stop with the block, also when it is interrupted."""
     if jobs == 1 and backend == "loky":
-        for chunk in todo:
-            yield compute_chunk(function, spec, folder, chunk)
+        yield lambda tasks: (compute_chunk(*task) for task in tasks)
         return
-    tasks = (delayed(compute_chunk)(function, spec, folder, chunk) for chunk in todo)
     if backend == "loky":
-        yield from Parallel(n_jobs=jobs, return_as="generator_unordered")(tasks)
+        try:
+            yield lambda tasks: _parallel(tasks, n_jobs=jobs)
+        except BaseException:
+            get_reusable_executor().shutdown(wait=False, kill_workers=True)
+            raise
         return
     with _dask_client(scheduler, jobs), parallel_config(backend="dask"):
-        yield from Parallel(return_as="generator_unordered")(tasks)
+        yield _parallel
 
 
-def _dask_client(scheduler: str | None, jobs: int) -> Any:
+def _parallel(tasks: Sequence[Task], n_jobs: int | None = None) -> Iterator[int]:
+    owner = (socket.gethostname(), os.getpid())
+    calls = (delayed(_in_worker)(owner, *task) for task in tasks)
+    yield from Parallel(n_jobs=n_jobs, return_as="generator_unordered")(calls)
+
+
+def _in_worker(owner: tuple[str, int], *task: Any) -> int:
+    """``compute_chunk`` in a worker process, which exits if the run's own process is gone."""
+    _watch_owner(owner)
+    return compute_chunk(*task)
+
+
+def _watch_owner(owner: tuple[str, int]) -> None:
+    """Once per worker: a thread that ends this process when the process that started the run
+    (on this machine) is gone, so that no worker keeps computing for a run nobody waits for."""
+    host, pid = owner
+    if host != socket.gethostname() or pid == os.getpid() or owner in _WATCHED:
+        return
+    _WATCHED.add(owner)
+
+    def watch() -> None:
+        while True:
+            time.sleep(OWNER_POLL_SECONDS)
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                os._exit(3)
+            except PermissionError:  # alive, owned by someone else: a pid reused, or shared
+                continue
+
+    threading.Thread(target=watch, name="prefstats-owner-watch", daemon=True).start()
+
+
+_WATCHED: set[tuple[str, int]] = set()
+
+
+@contextlib.contextmanager
+def _dask_client(scheduler: str | None, jobs: int) -> Iterator[Any]:
+    """A dask client of the scheduler (or of a LocalCluster of ``jobs`` processes)."""
     try:
         from dask.distributed import Client, LocalCluster  # the optional 'distributed' extra
-    except ImportError as err:  # pragma: no cover - depends on the installed extras
-        raise ValueError("the dask backend needs the 'distributed' extra") from err
-    if scheduler:
-        return Client(scheduler)
-    cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True)
-    return Client(cluster)
+    except ImportError:  # pragma: no cover - depends on the installed extras
+        raise RunError("the dask backend needs the 'distributed' extra") from None
+    if not scheduler:
+        cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True)
+        with cluster, Client(cluster) as client:
+            yield client
+        return
+    try:
+        client = Client(scheduler, timeout=SCHEDULER_TIMEOUT)
+    except (OSError, TimeoutError, ValueError) as err:
+        raise RunError(
+            f"cannot reach the dask scheduler at {scheduler}: {_one_line(err)}"
+        ) from None
+    with client:
+        yield client

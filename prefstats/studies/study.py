@@ -57,7 +57,9 @@ from prefstats.version import __version__
 
 DEAL_COLUMNS = ("first", "second", "third", "talon")
 EVALUATOR_STREAM, DISCARD_STREAM = 1, 2  # sub-streams of the seed (the deals use the seed's own)
-DEFAULT_CHUNK = 20_000
+# Deals per chunk by default: a few seconds of one core, so that progress ticks often. The chunk
+# size never changes the rows (see the module docstring).
+CHUNK_CHEAP, CHUNK_POTENTIAL, CHUNK_SAMPLED = 20_000, 2_000, 500
 # The settings each policy reads from the spec (spec field -> the policy's own field).
 EVALUATOR_SETTINGS = {
     "heuristic": {"misere_risk_limit": "misere_risk_limit"},
@@ -77,7 +79,7 @@ class StudySpec:
 
     deals: int
     seed: int
-    chunk_size: int = DEFAULT_CHUNK
+    chunk_size: int | None = None  # None: by the cost of a deal (see ``default_chunk_size``)
     evaluator: str = HeuristicEvaluator.name
     discard: str = "heuristic"
     rules: str = "codex"
@@ -89,6 +91,8 @@ class StudySpec:
     misere_risk_limit: float | None = HeuristicEvaluator.misere_risk_limit
 
     def __post_init__(self) -> None:
+        if self.chunk_size is None:
+            object.__setattr__(self, "chunk_size", self.default_chunk_size())
         for name in ("deals", "chunk_size"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -98,6 +102,14 @@ class StudySpec:
         RuleSet.named(self.rules)
         self.evaluator_policy()
         self.discard_policy()
+
+    def default_chunk_size(self) -> int:
+        """Deals per chunk when none is given: a few seconds of one core for these policies."""
+        if "sampled" in (self.evaluator, self.discard):
+            return CHUNK_SAMPLED
+        if self.potential or self.evaluator == "oracle":
+            return CHUNK_POTENTIAL
+        return CHUNK_CHEAP
 
     def evaluator_policy(self) -> Evaluator:
         """The evaluator the spec names, with its settings."""
@@ -146,7 +158,7 @@ def run_study(
 ) -> Path:
     """Run (or resume) a study into the folder ``out``; returns the folder."""
     run_chunks(study_chunk, spec.as_run_spec(), out, jobs=jobs, backend=backend,
-               scheduler=scheduler, progress=progress)  # fmt: skip
+               scheduler=scheduler, progress=progress, check=deal_rows_problem)  # fmt: skip
     return Path(out)
 
 
