@@ -104,3 +104,25 @@ def ratio_of_proportions(
     half = z_value(confidence) * sqrt(max(variance, 0.0))
     ratio = count_a / count_b
     return Estimate(ratio, ratio * exp(-half), ratio * exp(half), n, count_a, confidence)
+
+
+def ratio_of_means(
+    numerators: np.ndarray, denominators: np.ndarray, confidence: float = CONFIDENCE
+) -> Estimate:
+    """The ratio Σx / Σy of paired observations, with a delta-method interval (the ratio
+    estimator's standard error from the pairs' spread).
+
+    >>> est = ratio_of_means(np.array([2.0, 4.0, 3.0, 1.0]), np.array([1.0, 2.0, 1.0, 1.0]))
+    >>> round(est.estimate, 3), est.n
+    (2.0, 4)
+    """
+    x, y = np.asarray(numerators, dtype=float), np.asarray(denominators, dtype=float)
+    n = len(x)
+    if n < 2 or y.sum() <= 0:
+        raise ValueError("a ratio of means needs at least two pairs and a positive denominator")
+    ratio = x.sum() / y.sum()
+    residual = x - ratio * y
+    se = float(np.sqrt(residual.var(ddof=1) / n) / y.mean())
+    half = z_value(confidence) * se
+    return Estimate(float(ratio), float(ratio - half), float(ratio + half), n, float(x.sum()),
+                    confidence)  # fmt: skip

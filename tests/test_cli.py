@@ -53,8 +53,10 @@ def test_solve_prints_the_golden_value(capsys):
 def test_solve_table_has_every_strain_declarer_and_leader(capsys):
     main(["solve", DEAL, "--table"])
     lines = capsys.readouterr().out.splitlines()
-    assert [line.split()[0] for line in lines[1:]] == ["♠", "♣", "♦", "♥", "NT", "misère"]
-    misere = [int(x) for x in lines[-1].split()[1:]]
+    assert lines[0].split()[0] == "declarer" and lines[1].split()[0] == "leader"
+    assert [line.split()[0] for line in lines[3:-1]] == ["♠", "♣", "♦", "♥", "NT", "misère"]
+    assert lines[-1] == "(the declarer's tricks, double-dummy)"
+    misere = [int(x) for x in lines[-2].split()[1:]]
     hands = [parse_hand(h) for h in DEAL.split("|")]
     assert misere[5] == solve(hands, misere=True, declarer=1, leader=2)
 

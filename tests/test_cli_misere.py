@@ -27,7 +27,8 @@ def test_classify_holding_and_hand(capsys: pytest.CaptureFixture[str]) -> None:
     args.func(args)
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("♠ 7 8") and lines[0].endswith("clean")
-    assert "catchable" in lines[2] and lines[-1] == "misère: catchable"
+    assert "catchable" in lines[2] and lines[-2] == "misère: catchable"
+    assert lines[-1].startswith("(P(caught) by lead: the players' rates")
     assert classify_text("S 7 8 D 7").endswith("misère: clean (cannot be caught)")
     assert classify_text("7 10").startswith("holding 7 10: catchable")
     with pytest.raises(ValueError, match=r"neither a holding .* nor a hand"):

@@ -9,6 +9,8 @@ from prefstats.game.cards import parse_holding
 from prefstats.misere.classes import SuitClass, class_codes
 from prefstats.misere.tables import (
     LEADS,
+    PLAYERS,
+    SETTINGS,
     catch_rate,
     catch_rate_table,
     load_catch_pairs,
@@ -48,16 +50,32 @@ def test_catch_rate_table_shape_and_zeros() -> None:
     assert (rates[CATCHABLE] >= 0).all() and (rates[CATCHABLE] <= 1).all()
 
 
-def test_catch_rate_lookups_agree_with_the_table() -> None:
-    table = load_catch_rates().set_index(["holding", "lead"])
+@pytest.mark.parametrize("setting", SETTINGS)
+def test_catch_rate_lookups_agree_with_the_table(setting: str) -> None:
+    table = load_catch_rates()
+    table = table[table.setting == setting].set_index(["holding", "lead"])
     for text in ("7 10", "8", "9 J Q"):
         holding = parse_holding(text)
         for lead in LEADS:
             expected = table.loc[(holding, lead), "p_caught"]
-            assert catch_rate(text, lead) == catch_rate(holding, LEADS.index(lead)) == expected
-        both = (catch_rate(text, "left") + catch_rate(text, "right")) / 2
-        assert catch_rate(text, "defenders") == pytest.approx(both)
-    assert catch_rate("7 8 9", "own") == 0.0
+            looked_up = catch_rate(text, lead, setting)
+            assert looked_up == catch_rate(holding, LEADS.index(lead), setting) == expected
+        both = (catch_rate(text, "left", setting) + catch_rate(text, "right", setting)) / 2
+        assert catch_rate(text, "defenders", setting) == pytest.approx(both)
+    assert catch_rate("7 8 9", "own", setting) == 0.0
+
+
+def test_players_rates_are_as_dealt_where_measured_on_their_own() -> None:
+    table = load_catch_rates()
+    players, clean = catch_rate_table(PLAYERS), catch_rate_table("clean-sides")
+    dealt = table[table.setting == "as-dealt"]
+    own = dealt[~dealt.pooled]
+    assert len(own) > 0 and dealt.pooled.any()
+    assert (players[own.holding, own.leader] == own.p_caught).all()
+    pooled = dealt[dealt.pooled & ~dealt.holding.isin(own.holding)]
+    assert (players[pooled.holding, pooled.leader] == clean[pooled.holding, pooled.leader]).all()
+    with pytest.raises(ValueError, match="unknown catch-rate setting 'dealt'"):
+        catch_rate_table("dealt")
 
 
 @pytest.mark.parametrize(

@@ -11,6 +11,7 @@ tables' catch rates of a few classic holdings and pairs of holdings.
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -20,7 +21,7 @@ import numpy as np
 
 from prefstats.game.cards import format_hand, parse_hand, parse_holding
 from prefstats.game.deal import all_layouts
-from prefstats.misere.tables import LEADS, load_catch_pairs, load_catch_rates
+from prefstats.misere.tables import LEADS, SETTINGS, load_catch_pairs, load_catch_rates
 from prefstats.solver import makes_many, solve_many
 
 HANDS = (  # dealt hand, talon, discard
@@ -62,17 +63,18 @@ def time_layouts(hands: np.ndarray, seat: int) -> dict[str, float]:
 
 
 def headline_rows() -> list[str]:
-    """P(caught) and E[tricks] of the headline holdings under each lead, from the table."""
+    """P(caught) and E[tricks] of the headline holdings in each setting under each lead, from
+    the table."""
     try:
         table = load_catch_rates()
     except ValueError as err:
         return [f"  (no table: {err})"]
     lines = []
-    for text in HEADLINE:
-        rows = table[table["holding"] == parse_holding(text)].sort_values("leader")
-        for row in rows.itertuples():
+    for text, setting in itertools.product(HEADLINE, SETTINGS):
+        rows = table[(table["holding"] == parse_holding(text)) & (table["setting"] == setting)]
+        for row in rows.sort_values("leader").itertuples():
             lines.append(
-                f"  {text:<5} {row.lead:<5}  P(caught) {row.p_caught:.4f} "
+                f"  {text:<5} {setting:<12} {row.lead:<5}  P(caught) {row.p_caught:.4f} "
                 f"[{row.p_caught_low:.4f}, {row.p_caught_high:.4f}]  E[tricks] "
                 f"{row.mean_tricks:.3f} [{row.mean_tricks_low:.3f}, {row.mean_tricks_high:.3f}]"
                 f"  n={row.n:,}"

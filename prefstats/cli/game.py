@@ -1,31 +1,60 @@
-"""``prefstats deal`` and ``prefstats solve``: deals and their double-dummy values."""
+"""``prefstats deal`` and ``prefstats solve``: deals and their double-dummy play."""
 
 from __future__ import annotations
 
 import argparse
 from typing import Any
 
-from prefstats.cli.options import positive_int, style_of
+from prefstats.cli.options import add_ru, examples, positive_int, style_of
 from prefstats.game.cards import parse_hand
 from prefstats.game.deal import N_PARTS, N_SEATS, SEAT_NAMES, Deal, deal_many
-from prefstats.game.rules import Contract, Strain
+from prefstats.game.rules import Contract
 from prefstats.solver import solve
+from prefstats.solver.contracts import dd_table
+from prefstats.solver.line import play_line
+
+DEAL_EXAMPLE = "♠7 10 J ♣10 ♦7 9 10 K A ♥9 | ♠9 ♣7 8 9 Q K A ♥7 K A | ♠8 Q K A ♣J ♦8 Q ♥8 10 J"
 
 
 def add_parsers(sub: Any) -> None:
     """Add ``deal`` and ``solve``."""
-    deal = sub.add_parser("deal", help="print random deals (first | second | third | talon)")
+    deal = sub.add_parser(
+        "deal", help="print random deals (first | second | third | talon)",
+        **examples("prefstats deal --n 3 --seed 1", "prefstats deal --seed 1 --ru"),
+    )  # fmt: skip
     deal.add_argument("--n", type=positive_int, default=5, help="number of deals (default 5)")
-    deal.add_argument("--seed", type=int, default=None, help="random seed (default: fresh)")
-    deal.add_argument("--ru", action="store_true", help="Russian rank letters (В Д К Т)")
+    deal.add_argument("--seed", type=int, default=None,
+                      help="seed of the deals: deal i of a seed is always the same (default: "
+                           "fresh)")  # fmt: skip
+    add_ru(deal)
     deal.set_defaults(func=cmd_deal)
 
-    solve_ = sub.add_parser("solve", help="double-dummy tricks of a deal")
-    solve_.add_argument("deal", help='"first | second | third" hands (a talon part is ignored)')
-    solve_.add_argument("--contract", default="6NT", help="e.g. 8♠, 7NT, misère (default 6NT)")
-    solve_.add_argument("--declarer", type=int, choices=range(3), default=0)
-    solve_.add_argument("--leader", type=int, choices=range(3), default=0)
-    solve_.add_argument("--table", action="store_true", help="every strain, declarer and leader")
+    solve_ = sub.add_parser(
+        "solve", help="double-dummy tricks of a deal, every contract, or the play card by card",
+        **examples(f'prefstats solve "{DEAL_EXAMPLE}" --contract 6♦',
+                   f'prefstats solve "{DEAL_EXAMPLE}" --table',
+                   f'prefstats solve "{DEAL_EXAMPLE}" --contract misère --declarer 1 --line'),
+    )  # fmt: skip
+    solve_.add_argument("deal", help='"first | second | third" hands of equal size, or a whole '
+                        'deal with its talon (checked, then set aside)')  # fmt: skip
+    solve_.add_argument("--contract", default="6NT",
+                        help="the strain played: 6♠ … 6NT (the level does not matter), or "
+                             "misère (default 6NT)")  # fmt: skip
+    solve_.add_argument("--declarer", type=int, choices=range(3), default=0,
+                        help="seat 0 first hand, 1 second, 2 third (default 0)")  # fmt: skip
+    solve_.add_argument(
+        "--leader",
+        type=int,
+        choices=range(3),
+        default=0,
+        help="who leads to the first trick (default 0, the first hand)",
+    )
+    what = solve_.add_mutually_exclusive_group()
+    what.add_argument("--table", action="store_true",
+                      help="every strain for every declarer and leader")  # fmt: skip
+    what.add_argument("--line", action="store_true",
+                      help="the double-dummy play, trick by trick")  # fmt: skip
+    add_ru(solve_)
     solve_.set_defaults(func=cmd_solve)
 
 
@@ -53,24 +82,17 @@ def parse_hands(text: str) -> list[int]:
 
 
 def cmd_solve(args: argparse.Namespace) -> None:
-    """Print the declarer's double-dummy tricks, or with ``--table`` every contract's."""
+    """Print the declarer's double-dummy tricks, every contract's (``--table``) or the play
+    line (``--line``)."""
     hands = parse_hands(args.deal)
-    if not args.table:
-        contract = Contract.parse(args.contract)
-        tricks = solve(
-            hands, trump=contract.trump, misere=contract.is_misere, declarer=args.declarer,
-            leader=args.leader,
-        )  # fmt: skip
-        print(tricks)
+    if args.table:
+        print(dd_table(hands, style_of(args)).to_string())
+        print("(the declarer's tricks, double-dummy)")
         return
-    strains = [*(Contract(6, s) for s in Strain), Contract.misere()]
-    header = "".join(f" D{d}L{lead}" for d in range(3) for lead in range(3))
-    print(f"{'':7}{header}    (declarer's tricks; D = declarer seat, L = leader seat)")
-    for c in strains:
-        name = "misère" if c.is_misere else str(c)[1:]
-        cells = [
-            solve(hands, trump=c.trump, misere=c.is_misere, declarer=d, leader=lead)
-            for d in range(3)
-            for lead in range(3)
-        ]
-        print(f"{name:7}" + "".join(f"{t:5d}" for t in cells))
+    contract = Contract.parse(args.contract)
+    options = {"trump": contract.trump, "misere": contract.is_misere, "declarer": args.declarer,
+               "leader": args.leader}  # fmt: skip
+    if args.line:
+        print(play_line(hands, **options).format(style_of(args)))
+        return
+    print(solve(hands, **options))

@@ -14,10 +14,19 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from prefstats.cli.options import finite_float, non_negative_float, positive_int
+from prefstats.cli.options import (
+    add_ru,
+    add_scoring,
+    examples,
+    finite_float,
+    non_negative_float,
+    positive_int,
+    style_of,
+)
 from prefstats.game.cards import (
     N_SUITS,
     SUIT_SYMBOLS,
+    Style,
     format_hand,
     format_holding,
     holding,
@@ -26,81 +35,128 @@ from prefstats.game.cards import (
 )
 from prefstats.game.rules import RuleSet
 from prefstats.misere.classes import SuitClass, analyse_holding, misere_hand_class, suit_class
-from prefstats.misere.tables import LEADS, catch_rate_table, load_catch_rates
+from prefstats.misere.tables import LEADS, PLAYERS, catch_rate_table, load_catch_rates
 from prefstats.players.discards import DISCARDS
 from prefstats.players.misere_risk import misere_risk
 from prefstats.players.sharing import Utility, advice, misere_values
+
+HAND_EXAMPLE = "♠7 8 A ♣7 9 ♦7 8 ♥8 9 10"
 
 
 def add_parsers(subparsers: Any) -> None:
     """Add ``classify``, ``misere`` and ``ev`` to an argparse subparsers object."""
     classify = subparsers.add_parser(
-        "classify", help="misère class of a suit holding (e.g. '7 9 J') or of a hand"
-    )
-    classify.add_argument("text", help="a holding without suit ('7 10 J') or a hand ('♠7 8 ♣9')")
+        "classify", help="misère class of a suit holding (e.g. '7 9 J') or of a hand",
+        **examples('prefstats classify "7 10"', 'prefstats classify "п 7 8 т 7 9 б 8"'),
+    )  # fmt: skip
+    classify.add_argument("text", help="a holding without suit ('7 10 J') or a hand ('♠7 8 ♣9'), "
+                          "in English or Russian notation (т is clubs, Т the ace)")  # fmt: skip
+    add_ru(classify)
     classify.set_defaults(func=cmd_classify)
 
     misere = subparsers.add_parser(
-        "misere", help="P(caught), E[tricks] and the trick distribution of a misère hand"
+        "misere", help="P(caught), E[tricks] and the trick distribution of a misère hand",
+        **examples(f'prefstats misere "{HAND_EXAMPLE}" --seat 1 --discard sampled',
+                   f'prefstats misere "{HAND_EXAMPLE}" --talon "♠K ♦J" --discard "♠K A" '
+                   "--exhaustive"),
+    )  # fmt: skip
+    misere.add_argument("hand", help="the declarer's ten cards before the talon")
+    misere.add_argument("--talon", default=None, help="the two talon cards (default: unknown, "
+                        "drawn for each layout)")  # fmt: skip
+    misere.add_argument(
+        "--seat",
+        type=int,
+        choices=[0, 1, 2],
+        default=0,
+        help="the declarer's seat: 0 first hand (he leads), 1, 2 (default 0)",
     )
-    misere.add_argument("hand", help="the declarer's ten cards, e.g. '♠7 8 A ♣7 9 ♦7 8 ♥8 9 10'")
-    misere.add_argument("--talon", default=None, help="the two talon cards (default: unknown)")
-    misere.add_argument("--seat", type=int, choices=[0, 1, 2], default=0,
-                        help="declarer's seat: 0 first hand (leads), 1, 2")  # fmt: skip
     misere.add_argument("--discard", default="dd",
-                        help=f"{' | '.join(DISCARDS)} | two cards (default dd)")  # fmt: skip
+                        help="dd: the best knowing the layout (an upper bound); sampled: chosen "
+                             "before the layout is seen, on sampled layouts; heuristic: the rule "
+                             "of thumb; or two cards (default dd)")  # fmt: skip
     misere.add_argument("--n", type=positive_int, default=2000, help="random layouts")
     misere.add_argument("--seed", type=int, default=None, help="random seed (default: fresh)")
-    misere.add_argument("--exhaustive", action="store_true",
-                        help="all 184,756 layouts (needs --talon and a fixed discard)")  # fmt: skip
-    misere.add_argument("--choice-n", type=positive_int, default=16,
-                        help="layouts sampled per 'sampled' discard choice")  # fmt: skip
-    misere.set_defaults(func=cmd_misere)
+    misere.add_argument(
+        "--exhaustive",
+        action="store_true",
+        help="all 184,756 layouts (needs --talon and a fixed discard)",
+    )
+    misere.add_argument(
+        "--choice-n",
+        type=positive_int,
+        default=16,
+        help="layouts sampled for each 'sampled' discard choice",
+    )
+    add_ru(misere)
+    misere.set_defaults(func=cmd_misere)  # fmt: skip
 
-    ev = subparsers.add_parser("ev", help="solo vs shared misère: EV with intervals and advice")
-    ev.add_argument("hand", help='the misère hand, e.g. "♠7 8 9 ♣7 9 ♦7 8 ♥8 9 10"')
-    ev.add_argument("--seat", type=int, choices=range(3), default=1, help="0 leads (default 1)")
-    ev.add_argument("--discard", choices=list(DISCARDS), default="sampled")
+    ev = subparsers.add_parser(
+        "ev", help="solo or shared misère (four players): EV with intervals, and the advice",
+        **examples(f'prefstats ev "{HAND_EXAMPLE}" --seat 1',
+                   f'prefstats ev "{HAND_EXAMPLE}" --risk-aversion 0.01 --scoring leningrad'),
+    )  # fmt: skip
+    ev.add_argument("hand", help="the misère hand, ten cards before the talon")
+    ev.add_argument(
+        "--seat",
+        type=int,
+        choices=range(3),
+        default=1,
+        help="the declarer's seat: 0 leads to the first trick (default 1)",
+    )
+    ev.add_argument(
+        "--discard",
+        choices=list(DISCARDS),
+        default="sampled",
+        help="how he discards (default sampled: chosen before the layout is seen)",
+    )
     ev.add_argument("--n", type=positive_int, default=2000, help="outcomes sampled")
     ev.add_argument("--seed", type=int, default=1)
     ev.add_argument(
         "--risk-aversion",
         type=non_negative_float,
         default=0.0,
-        help="CARA, per whist (0: risk-neutral)",
+        help="CARA coefficient per whist of both partners (0: risk-neutral)",
     )
-    ev.add_argument("--baseline", type=finite_float, default=0.0,
-                    help="whists of not bidding misère")  # fmt: skip
-    ev.set_defaults(func=cmd_ev)
+    ev.add_argument(
+        "--baseline",
+        type=finite_float,
+        default=0.0,
+        help="what not bidding misère is worth to him, in whists (default 0)",
+    )
+    add_scoring(ev)
+    add_ru(ev)
+    ev.set_defaults(func=cmd_ev)  # fmt: skip
 
 
 def cmd_classify(args: argparse.Namespace) -> None:
     """Print the class of a holding with its catch counts, or each suit's class of a hand."""
-    print(classify_text(args.text))
+    print(classify_text(args.text, style_of(args)))
 
 
 def cmd_misere(args: argparse.Namespace) -> None:
     """Print P(caught), E[tricks] and the trick distribution of a misère hand."""
     risk = misere_risk(
         args.hand, seat=args.seat, talon=args.talon, discard=args.discard, n=args.n,
-        seed=args.seed, exhaustive=args.exhaustive, choice_n=args.choice_n,
+        seed=args.seed, exhaustive=args.exhaustive, choice_n=args.choice_n, progress=True,
     )  # fmt: skip
-    print(risk.format())
+    print(risk.format(style_of(args)))
 
 
 def cmd_ev(args: argparse.Namespace) -> None:
     """Solo and shared misère EV of a hand, with intervals, and the advice (Codex 3.6.9)."""
-    rules = RuleSet(players=4)
-    risk = misere_risk(args.hand, seat=args.seat, discard=args.discard, n=args.n, seed=args.seed)
+    rules = RuleSet(players=4, scoring=args.scoring)
+    risk = misere_risk(args.hand, seat=args.seat, discard=args.discard, n=args.n, seed=args.seed,
+                       progress=True)  # fmt: skip
     values = misere_values(risk.tricks, rules, baseline=args.baseline)
-    print(f"hand {format_hand(risk.hand)}, seat {args.seat}, discard {args.discard}, "
-          f"{risk.n:,} outcomes (talon and layout drawn); four players, Sochi")  # fmt: skip
+    print(f"hand {format_hand(risk.hand, style_of(args))}, seat {args.seat}, discard "
+          f"{args.discard}, {risk.n:,} outcomes (talon and layout drawn); four players, "
+          f"{args.scoring.capitalize()} scoring")  # fmt: skip
     print(f"P(caught) {risk.p_caught}   E[tricks] {risk.mean_tricks}")
     print(values.round(2).to_string())
     print(advice(risk.tricks, rules, Utility(args.risk_aversion)))
 
 
-def classify_text(text: str) -> str:
+def classify_text(text: str, style: Style = "en") -> str:
     """The report of ``prefstats classify``: a holding if ``text`` parses as one, else a hand.
 
     Both are read with the rank tokens of ``parse_hand``: ``т`` is clubs, ``Т`` the ace.
@@ -121,62 +177,59 @@ def classify_text(text: str) -> str:
             raise ValueError(
                 f"{text!r} is neither a holding ({holding_error}) nor a hand ({hand_error})"
             ) from None
-        return _hand_report(hand)
-    return _holding_report(mask)
+        return _hand_report(hand, style)
+    return _holding_report(mask, style)
 
 
-def _holding_report(mask: int) -> str:
+def _holding_report(mask: int, style: Style) -> str:
     analysis = analyse_holding(mask)
     lines = [
-        f"holding {format_holding(mask)}: {_label(analysis.suit_class)}",
+        f"holding {format_holding(mask, style)}: {_label(analysis.suit_class)}",
         f"one-suit game, {analysis.layouts:,} layouts (up to 2 cards out of play):",
         f"  caught on the defenders' lead in {analysis.caught_defenders_lead:,}, "
         f"when he must lead it in {analysis.caught_own_lead:,}",
     ]
-    rates = _table_rows(mask)
-    if rates:
-        lines.append("full solver, clean suits elsewhere (data/catch_rates):")
-        lines.extend(rates)
+    if suit_class(mask) is SuitClass.CATCHABLE:
+        lines.append("full solver over random layouts, shipped catch-rate table (settings: "
+                     "what else he holds; see prefstats.studies.catch_tables):")  # fmt: skip
+        lines.extend(_table_rows(mask))
     return "\n".join(lines)
 
 
 def _table_rows(mask: int) -> list[str]:
-    """The shipped catch rates of a catchable holding, one line per lead (none if absent)."""
-    if suit_class(mask) is not SuitClass.CATCHABLE:
-        return []
-    try:
-        table = load_catch_rates()
-    except ValueError:
-        return []
-    rows = table[table["holding"] == mask]
+    """The shipped catch rates of a holding, one line per setting and lead."""
+    table = load_catch_rates()
+    rows = table[table["holding"] == mask].sort_values(["setting", "leader"])
     return [
-        f"  {row.lead:<5} lead: P(caught) {row.p_caught:.4f} [{row.p_caught_low:.4f}, "
-        f"{row.p_caught_high:.4f}], E[tricks] {row.mean_tricks:.3f} "
-        f"[{row.mean_tricks_low:.3f}, {row.mean_tricks_high:.3f}] (n={row.n:,})"
-        for row in rows.sort_values("leader").itertuples()
+        f"  {row.setting:<12} {row.lead:<5} lead: P(caught) {row.p_caught:.4f} "
+        f"[{row.p_caught_low:.4f}, {row.p_caught_high:.4f}], E[tricks] {row.mean_tricks:.3f} "
+        f"(n={row.n:,}{', pooled by length' if row.pooled else ''})"
+        for row in rows.itertuples()
     ]
 
 
-def _hand_report(hand: int) -> str:
+def _hand_report(hand: int, style: Style) -> str:
     lines = []
     for suit in range(N_SUITS):
         cards = holding(hand, suit)
-        text = f"{SUIT_SYMBOLS[suit]} {format_holding(cards):<12}  {_label(suit_class(cards))}"
+        text = (f"{SUIT_SYMBOLS[suit]} {format_holding(cards, style):<12}  "
+                f"{_label(suit_class(cards))}")  # fmt: skip
         lines.append(text + _rates_note(cards))
     verdict = misere_hand_class(hand).value if hand else "no cards"
     notes = {"clean": " (cannot be caught)", "conditionally_clean": " (safe unless he leads)"}
     lines.append(f"misère: {verdict.replace('_', ' ')}{notes.get(verdict, '')}")
+    if any(suit_class(holding(hand, suit)) is SuitClass.CATCHABLE for suit in range(N_SUITS)):
+        lines.append("(P(caught) by lead: the players' rates, as-dealt where measured, else "
+                     "clean-sides)")  # fmt: skip
     return "\n".join(lines)
 
 
 def _rates_note(cards: int) -> str:
-    """P(caught) by lead from the shipped table, for a catchable holding ('' if unavailable)."""
+    """The players' P(caught) by lead (as-dealt where measured, else clean-sides), for a
+    catchable holding."""
     if suit_class(cards) is not SuitClass.CATCHABLE:
         return ""
-    try:
-        rates = catch_rate_table()[cards]
-    except ValueError:
-        return ""
+    rates = catch_rate_table(PLAYERS)[cards]
     parts = ", ".join(f"{lead} {rate:.3f}" for lead, rate in zip(LEADS, rates, strict=True))
     return f"   P(caught): {parts}"
 

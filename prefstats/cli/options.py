@@ -68,3 +68,26 @@ def finite_float(text: str) -> float:
     if not math.isfinite(value):
         raise argparse.ArgumentTypeError(f"must be a finite number, got {text}")
     return value
+
+
+def add_ru(parser: argparse.ArgumentParser) -> None:
+    """The ``--ru`` flag: print cards and contracts in Russian notation."""
+    parser.add_argument("--ru", action="store_true",
+                        help="print cards and contracts in Russian notation (В Д К Т, п т б ч, "
+                             "мизер)")  # fmt: skip
+
+
+def add_scoring(parser: argparse.ArgumentParser) -> None:
+    """The ``--scoring`` option: the convention scores are written in."""
+    parser.add_argument(
+        "--scoring",
+        choices=["sochi", "leningrad", "rostov"],
+        default="sochi",
+        help='scoring convention (default sochi; docs/rules.md, "Scoring")',
+    )
+
+
+def examples(*lines: str) -> dict[str, object]:
+    """Keyword arguments of ``add_parser`` that end a command's help with examples."""
+    text = "examples:\n" + "\n".join(f"  {line}" for line in lines)
+    return {"epilog": text, "formatter_class": argparse.RawDescriptionHelpFormatter}

@@ -9,7 +9,7 @@ from typing import Any
 
 import pandas as pd
 
-from prefstats.cli.options import positive_int, risk_limit, worker_count
+from prefstats.cli.options import add_scoring, positive_int, risk_limit, worker_count
 from prefstats.data import shipped
 from prefstats.game.rules import RULE_SETS
 from prefstats.misere.tables import pair_independence
@@ -23,7 +23,7 @@ from prefstats.studies.runs import read_spec, write_shipped, write_table
 from prefstats.studies.study import StudySpec, run_study
 
 JOBS_HELP = "worker processes (at most the cores here)"
-HEADLINE_EVENTS = ["nine", "ten", "nine or ten", "misère", "all-pass", "misère / nine"]
+HEADLINE_EVENTS = ["nine", "nine only", "ten", "misère", "all-pass", "misère / nine"]
 
 
 def add_parsers(sub: Any) -> None:
@@ -34,7 +34,13 @@ def add_parsers(sub: Any) -> None:
     _add_parallel(study)
     study.add_argument("--evaluator", choices=list(EVALUATORS), default="heuristic")
     study.add_argument("--discard", choices=list(DISCARDS), default="heuristic")
-    study.add_argument("--rules", choices=sorted(RULE_SETS), default="codex")
+    study.add_argument(
+        "--rules",
+        choices=sorted(RULE_SETS),
+        default="codex",
+        help="codex: three players; codex4: four, the dealer sits out",
+    )
+    add_scoring(study)
     study.add_argument("--potential", action="store_true", help="also every seat's DD potential")
     study.add_argument("--chunk-size", type=positive_int, default=None,
                        help="deals per chunk (default: a few seconds of work; it never changes "
@@ -50,7 +56,13 @@ def add_parsers(sub: Any) -> None:
     mev.add_argument("run", help="run folder written by 'prefstats study'")
     mev.add_argument("--n", type=positive_int, default=200, help="outcomes per hand")
     mev.add_argument("--seed", type=int, default=1)
-    mev.add_argument("--discard", choices=list(DISCARDS), default="heuristic")
+    mev.add_argument(
+        "--discard",
+        choices=list(DISCARDS),
+        default="heuristic",
+        help="how each declarer discards (default heuristic)",
+    )
+    add_scoring(mev)
     mev.add_argument("--jobs", type=worker_count, default=1, help=JOBS_HELP)
     mev.add_argument("--out", default=None, help="parquet file (default RUN/misere_ev.parquet)")
     mev.set_defaults(func=cmd_misere_ev)
@@ -99,17 +111,35 @@ def add_parsers(sub: Any) -> None:
     )
     sens.set_defaults(func=cmd_sensitivity)  # fmt: skip
 
-    tables = sub.add_parser("catch-tables", help="generate the catch-rate tables (long)")
-    tables.add_argument("--only", choices=["singles", "pairs"], default=None)
+    tables = sub.add_parser("catch-tables", help="generate the catch-rate tables (hours)")
     tables.add_argument(
-        "--n", type=positive_int, default=catch_tables.N_SINGLE, help="layouts per single holding"
+        "--only", choices=["rates", "pairs"], default=None, help="one table (default: both)"
+    )
+    tables.add_argument(
+        "--n",
+        type=positive_int,
+        default=catch_tables.N_SINGLE,
+        help="clean-sides layouts per holding",
     )
     tables.add_argument(
         "--n-slow",
         type=positive_int,
         default=catch_tables.N_SINGLE_SLOW,
-        help="for catchable holdings of 3-4 cards",
+        help="clean-sides layouts for catchable holdings of 3-4 cards",
     )
+    tables.add_argument(
+        "--lowest-n",
+        type=positive_int,
+        default=catch_tables.N_LOWEST,
+        help="lowest-sides layouts per holding",
+    )
+    tables.add_argument(
+        "--dealt",
+        type=positive_int,
+        default=catch_tables.DEALT_DEALS,
+        help="as-dealt: the first DEALT deals of --dealt-seed",
+    )
+    tables.add_argument("--dealt-seed", type=int, default=catch_tables.DEALT_SEED)
     tables.add_argument(
         "--pairs-n", type=positive_int, default=catch_tables.N_PAIR, help="layouts per pair"
     )
@@ -131,14 +161,25 @@ def _add_parallel(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--scheduler", default=None, help="dask scheduler address (dask backend)")
 
 
-def cmd_study(args: argparse.Namespace) -> None:
-    """Run or resume a study, then print its summary and the verdict on Codex note 40."""
-    spec = StudySpec(
+def study_spec(args: argparse.Namespace) -> StudySpec:
+    """The StudySpec of ``prefstats study``'s arguments."""
+    return StudySpec(
         deals=args.deals, seed=args.seed, chunk_size=args.chunk_size, evaluator=args.evaluator,
-        discard=args.discard, rules=args.rules, potential=args.potential,
+        discard=args.discard, rules=args.rules, scoring=args.scoring, potential=args.potential,
         misere_risk_limit=args.misere_risk_limit,
     )  # fmt: skip
-    folder = run_study(spec, args.out, jobs=args.jobs, backend=args.backend,
+
+
+def sensitivity_specs(args: argparse.Namespace) -> dict[str, StudySpec]:
+    """The StudySpec of each risk limit of ``prefstats sensitivity``'s arguments."""
+    return {"none" if limit is None else f"{limit:g}":
+            StudySpec(deals=args.deals, seed=args.seed, chunk_size=args.chunk_size,
+                      misere_risk_limit=limit) for limit in args.limits}  # fmt: skip
+
+
+def cmd_study(args: argparse.Namespace) -> None:
+    """Run or resume a study, then print its summary and the verdict on Codex note 40."""
+    folder = run_study(study_spec(args), args.out, jobs=args.jobs, backend=args.backend,
                        scheduler=args.scheduler)  # fmt: skip
     summary = summarize(folder)
     print(summary[summary.event.isin(HEADLINE_EVENTS)].to_string(index=False))
@@ -148,12 +189,12 @@ def cmd_study(args: argparse.Namespace) -> None:
 def cmd_misere_ev(args: argparse.Namespace) -> None:
     """Solo and shared EV of every misère of a run, saved as parquet with provenance
     (computed in resumable chunks under RUN/misere-ev-…)."""
-    chunks = Path(args.run) / f"misere-ev-n{args.n}-s{args.seed}-{args.discard}"
+    chunks = Path(args.run) / f"misere-ev-n{args.n}-s{args.seed}-{args.discard}-{args.scoring}"
     ev = run_misere_ev(args.run, chunks, n=args.n, seed=args.seed, discard=args.discard,
-                       jobs=args.jobs)  # fmt: skip
+                       scoring=args.scoring, jobs=args.jobs)  # fmt: skip
     out = Path(args.out or Path(args.run) / "misere_ev.parquet")
     provenance = {"kind": "misere_ev", "run": read_spec(args.run), "n": args.n,
-                  "seed": args.seed, "discard": args.discard}  # fmt: skip
+                  "seed": args.seed, "discard": args.discard, "scoring": args.scoring}  # fmt: skip
     write_table(ev, out, provenance)
     accept = ev.dealer_accepts.mean() if len(ev) else float("nan")
     print(f"{len(ev):,} misères; a risk-neutral dealer accepts {accept:.1%}; wrote {out}")
@@ -189,12 +230,8 @@ def cmd_report(args: argparse.Namespace) -> None:
 def cmd_sensitivity(args: argparse.Namespace) -> None:
     """Run one study per misère risk limit (same deals) and write how the played frequencies
     move with it: ``results.sensitivity`` as a shipped table."""
-    runs = {}
-    for limit in args.limits:
-        label = "none" if limit is None else f"{limit:g}"
-        spec = StudySpec(deals=args.deals, seed=args.seed, chunk_size=args.chunk_size,
-                         misere_risk_limit=limit)  # fmt: skip
-        runs[label] = run_study(spec, Path(args.runs) / f"misere-limit-{label}", jobs=args.jobs)
+    runs = {label: run_study(spec, Path(args.runs) / f"misere-limit-{label}", jobs=args.jobs)
+            for label, spec in sensitivity_specs(args).items()}  # fmt: skip
     table = sensitivity(runs)
     provenance = {"kind": "sensitivity", "setting": "misere_risk_limit",
                   "runs": {label: read_spec(run) for label, run in runs.items()}}  # fmt: skip
@@ -207,9 +244,13 @@ def cmd_sensitivity(args: argparse.Namespace) -> None:
 
 def cmd_catch_tables(args: argparse.Namespace) -> None:
     """Generate (or resume) the shipped catch-rate tables."""
-    for kind in ("singles", "pairs"):
-        if args.only in (None, kind):
-            n = args.n if kind == "singles" else args.pairs_n
-            table = catch_tables.build(kind, n, args.seed, args.runs, args.out,
-                                       n_slow=args.n_slow, jobs=args.jobs)  # fmt: skip
-            print(f"{kind}: {len(table)} rows written")
+    if args.only in (None, "rates"):
+        table = catch_tables.build_rates(
+            args.runs, args.out, n=args.n, n_slow=args.n_slow, n_lowest=args.lowest_n,
+            dealt=args.dealt, dealt_seed=args.dealt_seed, seed=args.seed, jobs=args.jobs,
+        )  # fmt: skip
+        print(f"catch_rates: {len(table)} rows written")
+    if args.only in (None, "pairs"):
+        table = catch_tables.build_pairs(args.runs, args.out, n=args.pairs_n, seed=args.seed,
+                                         jobs=args.jobs)  # fmt: skip
+        print(f"catch_pairs: {len(table)} rows written")

@@ -31,21 +31,21 @@ from collections import Counter
 from collections.abc import Mapping
 from fractions import Fraction
 
+import numpy as np
 import pandas as pd
 
-from prefstats.game.cards import N_CARDS, N_RANKS, N_SUITS
+from prefstats.game.cards import N_CARDS, N_HOLDINGS, N_RANKS, N_SUITS, holdings
+from prefstats.game.deal import DEFENDER_CARDS, HAND_SIZE, TALON_SIZE
 from prefstats.misere.classes import (
     MAX_OUT_OF_PLAY,
-    N_HOLDINGS,
     MisereHandClass,
     SuitClass,
+    class_codes,
     misere_class_from_composition,
     suit_class,
 )
 
-HAND_SIZE = 10
-TALON_SIZE = 2
-UNSEEN_BY_DECLARER = N_CARDS - HAND_SIZE - TALON_SIZE  # 20: the defenders' two hands
+UNSEEN_BY_DECLARER = DEFENDER_CARDS  # 20: the defenders' two hands
 UNSEEN_BEFORE_TALON = N_CARDS - HAND_SIZE  # 22: two hands and the talon
 HANDS_TOTAL = math.comb(N_CARDS, HAND_SIZE)  # 64,512,240 possible 10-card hands
 
@@ -272,6 +272,58 @@ def p_only_clean_or_conditional(
     counts = hand_class_counts(hand_size, max_out_of_play)
     no_catchable = sum(n for (_, _, catchable, _), n in counts.items() if catchable == 0)
     return Fraction(no_catchable, sum(counts.values()))
+
+
+# The named chances that a random 10-card hand is a misère that cannot be caught, each under
+# its own definition (docs/rules.md, "Misère suit classes").
+CLEAN_MISERE_DEFINITIONS = {
+    "clean misère (this package's classes)": (
+        "no catchable suit and at least one clean suit, classes with up to two cards out of "
+        "play (the declarer's discards)",
+        MAX_OUT_OF_PLAY,
+        True,
+    ),
+    "clean misère (no card out of play)": (
+        "no catchable suit and at least one clean suit, classes with every other card held by "
+        "the defenders",
+        0,
+        True,
+    ),
+    "no catchable suit": (
+        "every suit clean, conditionally clean or void: safe unless the declarer leads to the "
+        "first trick",
+        MAX_OUT_OF_PLAY,
+        False,
+    ),
+}
+
+
+def clean_misere_probabilities() -> pd.DataFrame:
+    """Each named chance of ``CLEAN_MISERE_DEFINITIONS`` for one random 10-card hand: its
+    definition, the exact fraction and its value.
+
+    >>> table = clean_misere_probabilities().set_index("name")
+    >>> table.loc["clean misère (this package's classes)", "fraction"]
+    '20219/32256120'
+    """
+    rows = []
+    for name, (meaning, max_out, needs_clean) in CLEAN_MISERE_DEFINITIONS.items():
+        p = (p_clean_misere(max_out_of_play=max_out) if needs_clean
+             else p_only_clean_or_conditional(max_out_of_play=max_out))  # fmt: skip
+        rows.append({"name": name, "definition": meaning, "fraction": str(p),
+                     "probability": float(p)})  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def clean_misere_masks(hands: np.ndarray) -> dict[str, np.ndarray]:
+    """bool (n,) per name of ``CLEAN_MISERE_DEFINITIONS``: which hands (10-card masks) it counts,
+    for a simulated check of :func:`clean_misere_probabilities`."""
+    out = {}
+    for name, (_, max_out, needs_clean) in CLEAN_MISERE_DEFINITIONS.items():
+        classes = class_codes(max_out)[holdings(np.asarray(hands, dtype=np.uint32))]
+        safe = (classes != SuitClass.CATCHABLE).all(axis=1)
+        out[name] = safe & (classes == SuitClass.CLEAN).any(axis=1) if needs_clean else safe
+    return out
 
 
 def _comb(n: int, k: int) -> int:

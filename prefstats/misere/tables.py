@@ -2,9 +2,14 @@
 
 ``catch_rates.parquet`` gives, for every holding of one suit, P(caught), E[tricks] and the trick
 distribution of a misère declarer holding it, measured with the exact solver over random
-layouts (:mod:`prefstats.studies.catch_tables` writes it and documents the model: the cards the
-declarer holds in the other suits, the cards out of play, who leads); ``catch_pairs.parquet``
-the same for two catchable suits at once. A lead is named relative to the declarer: ``"own"``
+layouts, in three settings that differ in what he holds in the other suits: ``clean-sides``
+(random clean suits), ``lowest-sides`` (the lowest cards, the textbook setting) and ``as-dealt``
+(misère hands as they occur); :mod:`prefstats.studies.catch_tables` writes it and documents
+each setting. ``catch_pairs.parquet`` gives two catchable suits at once (``clean-sides``).
+
+The players of the package (the bidders' misère estimate and the misère discard) read the
+``players`` rates: ``as-dealt`` where a holding was measured on its own (seen at least 200
+times), else ``clean-sides``. A lead is named relative to the declarer: ``"own"``
 (he leads to trick 1), ``"left"`` (the defender after him leads; he plays third), ``"right"``
 (the defender before him leads; he plays second), or ``"defenders"`` (the mean of left and
 right). A declarer in seat s faces the lead ``relative_lead(s)``, since the first hand leads.
@@ -26,8 +31,11 @@ from prefstats.data import shipped
 from prefstats.game.cards import N_HOLDINGS, parse_holding
 from prefstats.game.deal import FIRST_HAND, N_SEATS
 from prefstats.misere.classes import SuitClass, class_codes
+from prefstats.misere.published import PUBLISHED, SOURCES
 
 LEADS = ("own", "left", "right")  # the leader's seat relative to the declarer: 0, 1, 2
+SETTINGS = ("clean-sides", "lowest-sides", "as-dealt")  # the shipped table's settings
+PLAYERS = "players"  # as-dealt where measured on its own, else clean-sides
 CATCH_RATES = "catch_rates.parquet"
 CATCH_PAIRS = "catch_pairs.parquet"
 
@@ -67,23 +75,40 @@ def _read_table(path: Path) -> pd.DataFrame:
     return pd.read_parquet(path)
 
 
-def catch_rate_table(path: str | Path | None = None) -> npt.NDArray[np.float64]:
-    """P(caught) by holding (256 rows) and lead (columns own, left, right), read-only.
+def catch_rate_table(
+    setting: str = "clean-sides", path: str | Path | None = None
+) -> npt.NDArray[np.float64]:
+    """P(caught) by holding (256 rows) and lead (columns own, left, right) in a setting (one of
+    ``SETTINGS``, or ``players``), read-only.
 
     Void and clean holdings are exactly 0, conditionally clean holdings 0 on the defenders'
     lead (the one-suit theorem, checked with the solver in the tests); NaN where nothing was
-    measured (the eight-card holding on own lead).
+    measured (the eight-card holding on own lead; holdings a setting leaves out).
 
     >>> rates = catch_rate_table()
     >>> rates.shape, float(rates[parse_holding("7 8"), 0])
     ((256, 3), 0.0)
     """
-    return _rate_table(Path(path) if path is not None else shipped(CATCH_RATES))
+    if setting not in (*SETTINGS, PLAYERS):
+        known = ", ".join((*SETTINGS, PLAYERS))
+        raise ValueError(f"unknown catch-rate setting {setting!r}; known: {known}")
+    return _rate_table(setting, Path(path) if path is not None else shipped(CATCH_RATES))
 
 
 @functools.cache
-def _rate_table(path: Path) -> npt.NDArray[np.float64]:
+def _rate_table(setting: str, path: Path) -> npt.NDArray[np.float64]:
     table = _read_table(path)
+    if setting == PLAYERS:
+        table = pd.concat([table[table.setting == "clean-sides"],
+                           table[(table.setting == "as-dealt") & ~table.pooled]])  # fmt: skip
+    else:
+        table = table[table.setting == setting]
+    return rate_table(table)
+
+
+def rate_table(table: pd.DataFrame) -> npt.NDArray[np.float64]:
+    """P(caught) by holding and lead (256, 3) of rows of a catch-rate table (later rows of a
+    holding and lead win), with the suit-class zeros; read-only."""
     rates = np.full((N_HOLDINGS, len(LEADS)), np.nan)
     rates[table["holding"].to_numpy(), table["leader"].to_numpy()] = table["p_caught"].to_numpy()
     codes = class_codes()
@@ -134,7 +159,7 @@ def pair_independence(
     (True, True)
     """
     pairs = load_catch_pairs(path)
-    rates = catch_rate_table(rates_path)
+    rates = catch_rate_table("clean-sides", rates_path)
     leader = pairs["leader"].to_numpy()
     p_a = rates[pairs["holding_a"].to_numpy(), leader]
     p_b = rates[pairs["holding_b"].to_numpy(), leader]
@@ -148,11 +173,12 @@ def pair_independence(
     )
 
 
-def catch_rate(holding: int | str, lead: str | int = "own") -> float:
+def catch_rate(holding: int | str, lead: str | int = "own", setting: str = "clean-sides") -> float:
     """P(caught) of a holding (mask or text like ``"7 10"``) from the shipped table.
 
     ``lead``: ``"own"``, ``"left"``, ``"right"`` (or 0, 1, 2: the leader relative to the
-    declarer), or ``"defenders"`` (mean of left and right).
+    declarer), or ``"defenders"`` (mean of left and right); ``setting`` as in
+    :func:`catch_rate_table`.
 
     >>> catch_rate("7 8 9"), 0 < catch_rate("7 10", "defenders") < 1
     (0.0, True)
@@ -160,7 +186,7 @@ def catch_rate(holding: int | str, lead: str | int = "own") -> float:
     mask = parse_holding(holding) if isinstance(holding, str) else int(holding)
     if not 0 <= mask < N_HOLDINGS:
         raise ValueError(f"a suit holding must be an 8-bit mask in 0..255, got {mask}")
-    rates = catch_rate_table()[mask]
+    rates = catch_rate_table(setting)[mask]
     if lead == "defenders":
         return float(rates[1:].mean())
     if isinstance(lead, str) and lead in LEADS:
@@ -168,3 +194,45 @@ def catch_rate(holding: int | str, lead: str | int = "own") -> float:
     if isinstance(lead, int | np.integer) and not isinstance(lead, bool) and 0 <= lead < 3:
         return float(rates[int(lead)])
     raise ValueError(f"lead must be 'own', 'left', 'right', 'defenders' or 0..2, got {lead!r}")
+
+
+COMMON_HOLDINGS = ("8", "9", "7 9", "7 10", "7 J", "7 Q", "8 9", "7 8 A", "7 9 Q", "7 10 J")
+
+
+def published_comparison(
+    holdings: tuple[str, ...] = COMMON_HOLDINGS, table: pd.DataFrame | None = None
+) -> pd.DataFrame:
+    """The three settings side by side, and the published figure, for each holding: one row
+    per holding and lead (own, left, right) with each setting's P(caught), its interval and n,
+    ``as-dealt`` marked when pooled, then the published figure that matches the lead (own, or
+    the defenders' for left and right, or one with the lead unstated) and its source.
+    ``table``: a catch-rate table (default: the shipped one)."""
+    table = load_catch_rates() if table is None else table
+    rows = []
+    for text in holdings:
+        mask = parse_holding(text)
+        for leader, lead in enumerate(LEADS):
+            row: dict[str, object] = {"holding": text, "lead": lead}
+            for setting in SETTINGS:
+                hit = table[(table.setting == setting) & (table.holding == mask)
+                            & (table.leader == leader)]  # fmt: skip
+                if hit.empty:
+                    continue
+                found = hit.iloc[0]
+                row[setting] = found.p_caught
+                row[f"{setting} 95% CI"] = f"{found.p_caught_low:.3f}–{found.p_caught_high:.3f}"
+                row[f"{setting} n"] = int(found.n)
+                if setting == "as-dealt":
+                    row["as-dealt pooled"] = bool(found.pooled)
+            row.update(_published(text, lead))
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _published(text: str, lead: str) -> dict[str, object]:
+    wanted = {"own"} if lead == "own" else {"defenders"}
+    for record in PUBLISHED:
+        if record.holding == text and (record.lead in wanted or record.lead == "unstated"):
+            return {"published": record.text, "published lead": record.lead,
+                    "source": SOURCES[record.source]}  # fmt: skip
+    return {"published": "", "published lead": "", "source": ""}

@@ -105,6 +105,22 @@ def strain_tricks(hands: np.ndarray) -> np.ndarray:
     return out
 
 
+# Added to the counted tricks before choosing a strain: breaks exact ties only (counts are
+# halves), for no-trump over the suits; then argmax takes the lower suit.
+STRAIN_PREFERENCE = np.array([0.0] * N_SUITS + [1e-6])
+
+
+def best_strain(tricks: np.ndarray) -> np.ndarray:
+    """int (n,): the strain a player names from his counted tricks (n, 5): the one that counts
+    most; no-trump when it counts as much as the best suit (it needs every suit stopped, see
+    ``strain_tricks``), else the lower suit.
+
+    >>> best_strain(np.array([[6.0, 5.0, 5.0, 6.0, 6.0], [6.0, 5.0, 5.0, 6.0, 5.5]])).tolist()
+    [4, 0]
+    """
+    return np.argmax(np.asarray(tricks) + STRAIN_PREFERENCE, axis=-1)
+
+
 def misere_safe(hands: np.ndarray, seat: int) -> np.ndarray:
     """bool (n,): no catchable suit, and safe from this seat (RULES.md "Misère suit structures").
 

@@ -38,9 +38,9 @@ from prefstats.game.cards import N_CARDS, N_RANKS, N_SUITS, card_positions, hold
 from prefstats.game.deal import HAND_SIZE, N_PARTS, TALON, TALON_SIZE, Stream, sample_layouts
 from prefstats.game.rules import LEVEL_OF_RANK, MAX_LEVEL, RANK_OF, STRAIN_OF_RANK
 from prefstats.misere.classes import SuitClass, class_codes
-from prefstats.misere.tables import catch_rate_table
+from prefstats.misere.tables import PLAYERS, catch_rate_table
 from prefstats.names import lookup
-from prefstats.players.counting import strain_tricks
+from prefstats.players.counting import STRAIN_PREFERENCE, strain_tricks
 from prefstats.solver import makes_many
 from prefstats.solver.contracts import best_discards, contract_tricks
 
@@ -107,7 +107,8 @@ def contract_discards(
     """Heuristic discard and final contract for trick-contract declarers.
 
     Every discard is scored by the counted tricks of the kept ten in every strain; the declarer
-    keeps the discard and strain that count most (ties: ``contract_discard_scores``). He names
+    keeps the discard and strain that count most (ties: ``contract_discard_scores``, then
+    no-trump over a suit as in ``counting.best_strain``). He names
     the level his count plus ``naming_bonus`` reaches in that strain, but never below his bid
     (docs/rules.md, "Talon and discard": not lower than the winning bid): in a strain below the
     bid's strain
@@ -117,7 +118,7 @@ def contract_discards(
     candidates, tricks, tie_break = contract_discard_scores(hands12)
     n = len(candidates)
     flat = (n, len(PAIRS) * (N_SUITS + 1))  # explicit: n may be 0
-    best = (tricks - tie_break).reshape(flat).argmax(axis=1)
+    best = (tricks - tie_break + STRAIN_PREFERENCE).reshape(flat).argmax(axis=1)
     choice, strain = np.divmod(best, N_SUITS + 1)
     counted = tricks.reshape(flat)[np.arange(n), best]
     bid_level, bid_strain = LEVEL_OF_RANK[bids], STRAIN_OF_RANK[bids]
@@ -142,7 +143,7 @@ def strain_discards(hands12: np.ndarray) -> np.ndarray:
 
 
 def misere_discard_scores(
-    hands12: np.ndarray, candidates: np.ndarray | None = None
+    hands12: np.ndarray, candidates: np.ndarray | None = None, rates: np.ndarray | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
     """Every discard of each 12-card hand (or the given ``candidates``), uint32 (n, k), and
     its misère score, float (n, k), higher better (Codex 3.6.6; docs/rules.md, "Misère suit
@@ -150,28 +151,35 @@ def misere_discard_scores(
     clean suits, then higher cards away.
 
     The chance is the product over the kept suits of 1 − P(caught) from the shipped catch-rate
-    table on the defenders' lead (``misere.tables.catch_rate``: after trick 1 the defenders lead
-    in every seat), as if the suits were caught independently;
+    table on the defenders' lead (after trick 1 the defenders lead in every seat): ``rates``
+    (256,) from :func:`defender_rates`, by default of the players' rates (as-dealt where
+    measured, else clean-sides), as if the suits were caught independently;
     ``misere.tables.pair_independence`` measures that product on two catchable suits.
     """
     candidates, kept, rank_sum = _kept_tens(hands12, candidates)
     kept_holdings = holdings(kept.reshape(-1)).reshape(*candidates.shape, N_SUITS)
-    escape = np.log1p(-_defender_catch_rates()[kept_holdings]).sum(axis=2)
+    rates = _players_defender_rates() if rates is None else np.asarray(rates)
+    escape = np.log1p(-rates[kept_holdings]).sum(axis=2)
     clean = (class_codes()[kept_holdings] == SuitClass.CLEAN).sum(axis=2)
     tie_break = MISERE_TIE_BREAK * (clean + rank_sum / (2 * N_RANKS + 1)) / (N_SUITS + 1)
     return candidates, escape + tie_break
 
 
+def defender_rates(rates: np.ndarray) -> np.ndarray:
+    """float (256,): P(caught) by holding on the defenders' lead (the mean of left and right)
+    of a table of rates by holding and lead (256, 3), unmeasured as 1, capped below 1."""
+    mean = np.asarray(rates)[:, 1:].mean(axis=1)
+    return np.minimum(np.nan_to_num(mean, nan=1.0), MAX_CATCH_RATE)
+
+
 @functools.cache
-def _defender_catch_rates() -> np.ndarray:
-    """P(caught) by holding on the defenders' lead (mean of left and right), capped below 1."""
-    rates = catch_rate_table()[:, 1:].mean(axis=1)
-    return np.minimum(np.nan_to_num(rates, nan=1.0), MAX_CATCH_RATE)
+def _players_defender_rates() -> np.ndarray:
+    return defender_rates(catch_rate_table(PLAYERS))
 
 
-def misere_discards(hands12: np.ndarray) -> np.ndarray:
+def misere_discards(hands12: np.ndarray, rates: np.ndarray | None = None) -> np.ndarray:
     """Heuristic misère discard: the best by ``misere_discard_scores`` (Codex 3.6.6)."""
-    candidates, score = misere_discard_scores(hands12)
+    candidates, score = misere_discard_scores(hands12, rates=rates)
     return candidates[np.arange(len(candidates)), score.argmax(axis=1)]
 
 

@@ -20,7 +20,7 @@ counter ``index[r]``. ``EVALUATORS`` maps the names to the three kinds:
 >>> texts = ["♠A K Q J 10 9 ♣A K ♦A ♥A", "♠7 8 9 ♣7 8 9 ♦7 8 ♥7 8"]
 >>> hands = np.array([parse_hand(t) for t in texts], dtype=np.uint32)
 >>> [str(LADDER[r]) if r >= 0 else "pass" for r in ev.seat_limits(hands, seat=1)]
-['10♠', 'misère']
+['10NT', 'misère']
 """
 
 from __future__ import annotations
@@ -44,9 +44,15 @@ from prefstats.game.deal import (
     sample_layouts,
 )
 from prefstats.game.rules import MAX_LEVEL, MIN_LEVEL, MISERE_RANK, NO_BID, RANK_OF, Strain
-from prefstats.misere.tables import catch_rate_table, relative_lead
+from prefstats.misere.tables import PLAYERS, catch_rate_table, relative_lead
 from prefstats.names import lookup
-from prefstats.players.counting import catchable_suits, filter_counts, misere_safe, strain_tricks
+from prefstats.players.counting import (
+    best_strain,
+    catchable_suits,
+    filter_counts,
+    misere_safe,
+    strain_tricks,
+)
 from prefstats.players.discards import misere_discards, strain_discards
 from prefstats.solver import makes_many, potential_many
 
@@ -88,8 +94,8 @@ class HeuristicEvaluator(SeatByEvaluator):
     """Human-like bidding: counted tricks + ``talon_bonus`` reach the level bid.
 
     ``talon_bonus`` is the help a player expects from the two talon cards before he sees them
-    (its calibration: ``prefstats bench calibration``); ``strain`` ties go to the lower strain
-    (the cheaper bid).
+    (its calibration: ``prefstats bench calibration``); the strain is ``counting.best_strain``
+    (no-trump when it counts as much as the best suit).
 
     Misère: a hand with no catchable suit that is safe from its seat is always bid
     (``counting.misere_safe``). Other hands are bid when their estimated catch probability
@@ -119,7 +125,7 @@ class HeuristicEvaluator(SeatByEvaluator):
         ``stream`` is not read)."""
         hands = np.asarray(hands, dtype=np.uint32)
         tricks = strain_tricks(hands) + self.talon_bonus
-        strain = tricks.argmax(axis=1)
+        strain = best_strain(tricks)
         level = np.floor(tricks.max(axis=1)).astype(np.int64)
         rank = np.where(level >= MIN_LEVEL, RANK_OF[np.clip(level, 0, MAX_LEVEL), strain], NO_BID)
         misere = misere_safe(hands, seat)
@@ -131,9 +137,9 @@ class HeuristicEvaluator(SeatByEvaluator):
 def misere_catch_estimate(hands: np.ndarray, seat: int) -> np.ndarray:
     """float (n,): a player's estimate of P(caught) on misère before the talon.
 
-    A hand's suits are looked up in the shipped catch-rate table (``catch.catch_rate_table``:
-    each holding with clean suits elsewhere) for the first lead as seen from ``seat`` (the first
-    hand leads), as independent suits: P = 1 − Π(1 − p_suit). The talon is unknown: over
+    A hand's suits are looked up in the players' catch rates (``misere.tables``: as-dealt where
+    measured, else clean-sides) for the first lead as seen from ``seat`` (the first hand leads),
+    as independent suits: P = 1 − Π(1 − p_suit). The talon is unknown: over
     ``TALON_SAMPLES`` sampled talons the player takes it, makes the heuristic misère discard and
     looks his ten cards up; the estimate is the mean. Hands that could not reach a low estimate
     even after throwing away their two worst cards are given that optimistic bound instead.
@@ -154,8 +160,9 @@ def misere_catch_estimate(hands: np.ndarray, seat: int) -> np.ndarray:
 
 
 def _catch_rates(seat: int) -> np.ndarray:
-    """P(caught) by holding for the first lead as seen from ``seat`` (unmeasured: 1)."""
-    return np.nan_to_num(catch_rate_table()[:, relative_lead(seat)], nan=1.0)
+    """The players' P(caught) by holding for the first lead as seen from ``seat`` (as-dealt
+    where measured, else clean-sides; unmeasured: 1)."""
+    return np.nan_to_num(catch_rate_table(PLAYERS)[:, relative_lead(seat)], nan=1.0)
 
 
 def _risk(hands: np.ndarray, rates: np.ndarray) -> np.ndarray:

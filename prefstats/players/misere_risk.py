@@ -27,8 +27,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
+from tqdm.auto import tqdm
 
-from prefstats.game.cards import N_CARDS, format_hand, parse_hand
+from prefstats.game.cards import N_CARDS, Style, format_hand, parse_hand
 from prefstats.game.deal import (
     FIRST_HAND,
     HAND_SIZE,
@@ -53,6 +54,7 @@ from prefstats.solver.contracts import misere_tricks
 from prefstats.stats import Estimate, mean_estimate, proportion
 
 LAYOUT_STREAM, CHOICE_STREAM = 0, 1  # sub-streams of a risk's seed: the layouts, the choices
+BLOCK, EXHAUSTIVE_BLOCK = 100, 20_000  # layouts played at once (a tick of the progress bar)
 
 
 @dataclass(frozen=True)
@@ -96,13 +98,14 @@ class MisereRisk:
             return Estimate(p, p, p, self.n, count)
         return proportion(count, self.n)
 
-    def format(self) -> str:
+    def format(self, style: Style = "en") -> str:
         """A short report: hand, policy, P(caught), E[tricks] and the distribution."""
-        talon = format_hand(self.talon) if self.talon is not None else "unknown (drawn per layout)"
+        talon = (format_hand(self.talon, style) if self.talon is not None
+                 else "unknown (drawn per layout)")  # fmt: skip
         path = f" (sub-stream {self.stream.path})" if self.stream.path else ""
         kind = "all layouts" if self.exhaustive else f"random layouts, seed {self.seed}{path}"
         lines = [
-            f"hand {format_hand(self.hand)}, seat {self.seat} ({_SEAT_NAMES[self.seat]}), "
+            f"hand {format_hand(self.hand, style)}, seat {self.seat} ({_SEAT_NAMES[self.seat]}), "
             f"talon {talon}",
             f"discard: {_POLICY_TEXT.get(self.policy, self.policy)}; {self.n:,} {kind}",
             f"P(caught)  {self.p_caught}",
@@ -140,6 +143,7 @@ def misere_risk(
     seed: SeedLike | Stream = None,
     exhaustive: bool = False,
     choice_n: int = 16,
+    progress: bool = False,
 ) -> MisereRisk:
     """P(caught), the trick distribution and E[tricks] of a misère on ``hand`` (10 cards).
 
@@ -149,7 +153,8 @@ def misere_risk(
     layouts from ``seed``; or ``exhaustive=True``: all 184,756 layouts of the defenders' 20
     cards, which needs the talon and a discard fixed before the layout ("dd" is not).
     ``choice_n``: layouts sampled to choose each "sampled" discard (among every class of
-    equivalent discards, once per talon).
+    equivalent discards, once per talon). ``progress`` shows a progress bar (the layouts are
+    played in blocks; the result is the same).
 
     >>> risk = misere_risk("♠7 8 A ♣7 9 ♦7 8 ♥8 9 10", talon="♠K ♦J", discard="♠K A", n=200,
     ...                    seed=7)
@@ -175,10 +180,17 @@ def misere_risk(
         deals = all_layouts(hand_mask, talon_mask, seat)
     else:
         deals = deal_many(n, seed=stream.child(LAYOUT_STREAM), fixed=fixed_parts)
-    discards = _discards(deals, seat, policy, fixed, choice_n, stream.child(CHOICE_STREAM))
+    discards = np.zeros(len(deals), dtype=np.uint32)
+    tricks = np.zeros(len(deals), dtype=np.int8)
     played = deals.copy()
-    played[:, seat] = (deals[:, seat] | deals[:, TALON]) & ~discards
-    tricks = misere_tricks(np.ascontiguousarray(played[:, :N_SEATS]), declarer=seat)
+    block = EXHAUSTIVE_BLOCK if exhaustive else BLOCK
+    for start in tqdm(range(0, len(deals), block), disable=not progress, unit="block",
+                      desc=f"{len(deals):,} layouts"):  # fmt: skip
+        rows = slice(start, start + block)
+        discards[rows] = _discards(deals[rows], seat, policy, fixed, choice_n,
+                                   stream.child(CHOICE_STREAM))  # fmt: skip
+        played[rows, seat] = (deals[rows, seat] | deals[rows, TALON]) & ~discards[rows]
+        tricks[rows] = misere_tricks(np.ascontiguousarray(played[rows, :N_SEATS]), declarer=seat)
     return _result(hand_mask, seat, talon_mask, policy, exhaustive, stream,
                    np.column_stack([played, discards]), tricks)  # fmt: skip
 

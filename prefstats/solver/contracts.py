@@ -12,12 +12,15 @@ Each function groups the rows by declarer and strain and makes one batched call 
 
 from __future__ import annotations
 
-import numpy as np
+from collections.abc import Sequence
 
-from prefstats.game.cards import N_SUITS
-from prefstats.game.deal import FIRST_HAND, N_SEATS
-from prefstats.game.rules import STRAIN_OF_RANK, Strain
-from prefstats.solver import best_discard_many, makes_many, solve_many
+import numpy as np
+import pandas as pd
+
+from prefstats.game.cards import N_SUITS, Style
+from prefstats.game.deal import FIRST_HAND, N_SEATS, SEAT_NAMES
+from prefstats.game.rules import STRAIN_OF_RANK, Contract, Strain
+from prefstats.solver import best_discard_many, makes_many, solve, solve_many
 
 MISERE_STRAIN = -1  # STRAIN_OF_RANK of misère
 STRAINS = (MISERE_STRAIN, *Strain)
@@ -75,3 +78,26 @@ def best_discards(
 
 def _trump(strain: int) -> int | None:
     return int(strain) if 0 <= strain < N_SUITS else None
+
+
+def dd_table(hands: Sequence[int], style: Style = "en") -> pd.DataFrame:
+    """Every contract of a deal double-dummy: the declarer's tricks for each strain (rows ♠ ♣ ♦
+    ♥ NT and misère) and each declarer and leader (columns: a MultiIndex of seat names).
+
+    >>> from prefstats.game.cards import parse_hand
+    >>> table = dd_table([parse_hand("♠A K"), parse_hand("♠Q J"), parse_hand("♥7 8")])
+    >>> int(table.loc["♠", ("first hand", "first hand")]), table.shape
+    (2, (6, 9))
+    """
+    rows = {}
+    for strain in STRAINS[1:] + STRAINS[:1]:
+        contract = Contract.misere() if strain == MISERE_STRAIN else Contract(6, Strain(strain))
+        name = contract.format(style) if contract.is_misere else contract.format(style)[1:]
+        rows[name] = [solve(list(hands), trump=_trump(strain), misere=strain == MISERE_STRAIN,
+                            declarer=d, leader=lead)
+                      for d in range(N_SEATS) for lead in range(N_SEATS)]  # fmt: skip
+    columns = pd.MultiIndex.from_tuples(
+        [(SEAT_NAMES[d], SEAT_NAMES[lead]) for d in range(N_SEATS) for lead in range(N_SEATS)],
+        names=["declarer", "leader"],
+    )
+    return pd.DataFrame.from_dict(rows, orient="index", columns=columns).rename_axis("strain")

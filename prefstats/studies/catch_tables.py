@@ -1,48 +1,47 @@
 """Generate the shipped catch-rate tables ``catch_rates.*`` and ``catch_pairs.*``.
 
-Run ``prefstats catch-tables`` (resumable: rerun to continue; see :func:`build`).
+Run ``prefstats catch-tables`` (resumable: rerun to continue; see :func:`build`). How often a
+misère declarer holding a suit is caught depends on what else he holds, so ``catch_rates`` gives
+each holding in three **settings** (the ``setting`` column), each by lead:
 
-The model (docs/rules.md, "Misère suit classes"; the modelling choices are stated here)
-------------------------------------------------------------------------------------
-* **The declarer's ten cards** (after the talon and the discard): the measured holding in ♠ (for
-  a pair, the second holding in ♣) and a **clean, non-void** holding in each other suit, every
-  such ten-card hand equally likely: uniform over the tuples of clean holdings whose lengths make
-  ten cards. Clean suits give him safe exits and cannot be caught (checked in the tests), so a
-  catch is a catch in the measured suit(s); voids are excluded because discards on a void suit
-  would make the rate depend on the filler.
-* **Out of play**: the two discards are two cards drawn uniformly from the 22 cards he does not
-  hold, as if his final ten had been dealt and the discards were a random talon. They may belong
-  to the measured suit, as when he discarded from it.
-* **The defenders**: the other 20 cards split uniformly, ten each (``game.deal.deal_many`` with
-  his ten cards fixed: the talon's place is the out-of-play pair).
-* **Play**: the full double-dummy solver (misère, no trumps); declarer in seat 0, each layout
-  solved three times: own lead (he leads to trick 1), left (the defender after him leads; he
-  plays third) and right (the defender before him leads; he plays second). The same layouts
-  serve the three leads (common random numbers), so differences between leads are sharp.
+* ``clean-sides``: the holding in ♠ and a **clean, non-void** holding in each other suit, every
+  such ten-card hand equally likely (about half of them hold a five-card clean suit). Clean
+  suits give him safe exits and cannot be caught (checked in the tests), so a catch is a catch
+  in the measured suit. Every holding of 1 to 7 cards (the eight-card one leaves too few cards
+  for three clean suits), 20,000 layouts each.
+* ``lowest-sides``: the textbook setting. His other cards are the lowest of the other three
+  suits, spread as evenly as possible in ♣ ♦ ♥ order (a one-card holding: 7-8-9 in each other
+  suit; two cards: 7-8-9, 7-8-9, 7-8; three: 7-8-9, 7-8, 7-8; four: 7-8, 7-8, 7-8), one fixed
+  hand per holding. Every catchable holding of up to four cards, 5,000 layouts each.
+* ``as-dealt``: misère hands as they occur. Every seat of the deals of a study (``deal_many``'s
+  deals of the seed) takes the talon and makes the heuristic misère discard (with the
+  ``clean-sides`` rates); a hand counts if its ten cards then have exactly one catchable suit
+  and no other suit is catchable. The dealt layout is solved, the two discards out of play.
+  Holdings seen fewer than 200 times are pooled by length (``pooled`` is true, ``n`` is the
+  group's). The other suits are not always clean here: a conditionally clean suit can be caught
+  when he leads, so the own-lead rate counts such catches too.
 
-Note that "own lead" here lets him lead any card, usually a clean suit; the one-suit game of
-:mod:`prefstats.misere` forces him to lead the measured suit, so its "own lead" is harsher.
+Common to the settings (docs/rules.md, "Misère suit classes"): two cards are out of play, the
+declarer's discards (in the first two settings drawn uniformly from the 22 cards he does not
+hold, as if his final ten had been dealt and the discards were a random talon); the defenders
+split the other 20 cards uniformly; the full double-dummy solver plays (misère, no trumps), each
+layout three times: own lead (he leads to trick 1), left (the defender after him leads; he plays
+third) and right (the defender before him leads; he plays second), on the same layouts (common
+random numbers). "Own lead" lets him lead any card, usually a safe one; the one-suit game of
+:mod:`prefstats.misere.classes` forces him to lead the measured suit, so its "own lead" is harsher.
 
-Every (holding, lead) row reports n, the caught count, P(caught) with its Wilson 95% interval,
-E[tricks] with its t interval, and the counts of layouts with 0..10 tricks. E[tricks] counts
-every trick of the deal: once caught he is on lead and must keep leading, so a catch often costs
-several tricks.
+``catch_pairs`` measures every pair of catchable holdings of at most three cards (in ♠ and ♣,
+clean non-void holdings elsewhere, 200 layouts a pair) in the ``clean-sides`` setting.
 
-Sizes
------
-* Singles: every holding of 1 to 7 cards (254: 177 catchable, 52 conditionally clean, 25 clean;
-  the eight-card holding leaves too few cards for three clean suits), 20,000 layouts each; the
-  catchable holdings of 3 or 4 cards cost most (``--n-slow`` gives those fewer layouts for a
-  quicker run, :func:`single_n`).
-* Pairs: the 3,570 unordered pairs of catchable holdings of at most 3 cards, 200 layouts each.
-
-Each table's provenance records the CPU seconds its run took.
+Every (setting, holding, lead) row reports n, the caught count, P(caught) with its Wilson 95%
+interval, E[tricks] with its t interval, and the counts of layouts with 0..10 tricks. E[tricks]
+counts every trick of the deal: once caught he is on lead and must keep leading, so a catch often
+costs several tricks. Each table's provenance records the CPU seconds its runs took.
 
 Randomness: item ``(a,)`` or ``(a, b)`` draws its fillers from sub-stream ``(a, [b,] 256)`` of
-the seed and its layouts from ``(a, [b,] 257)``, so each item's rows depend on the seed, the item
-and its number of layouts alone. Runs live in ``runs/catch-*`` (one chunk per holding, or per
-first holding of a pair, through the run driver ``studies.runs``); the shipped tables are
-summaries of them with the run's provenance in the parquet metadata and a CSV header comment.
+the seed and its layouts from ``(a, [b,] 257)`` (``lowest-sides``: ``(a, 258)``), so each item's
+rows depend on the seed, the item and its number of layouts alone; ``as-dealt`` reads deal i of
+its seed. Runs live in ``runs/catch-*`` through the run driver ``studies.runs``.
 """
 
 from __future__ import annotations
@@ -57,44 +56,74 @@ import numpy as np
 import pandas as pd
 
 from prefstats.data import folder as data_folder
-from prefstats.game.cards import N_HOLDINGS, N_RANKS, N_SUITS, format_holding
-from prefstats.game.deal import HAND_SIZE, N_PARTS, N_SEATS, Stream, deal_many, uniform_integers
+from prefstats.game.cards import N_HOLDINGS, N_RANKS, N_SUITS, format_holding, holdings
+from prefstats.game.deal import (
+    HAND_SIZE,
+    N_PARTS,
+    N_SEATS,
+    TALON,
+    Stream,
+    deal_many,
+    uniform_integers,
+)
 from prefstats.misere.classes import SuitClass, class_codes
-from prefstats.misere.tables import LEADS
+from prefstats.misere.tables import LEADS, SETTINGS, rate_table
+from prefstats.players.discards import defender_rates, misere_discards
 from prefstats.solver.contracts import misere_tricks
 from prefstats.stats import mean_estimate, proportion
 from prefstats.studies.runs import Chunk, load_run, read_provenance, run_chunks, write_shipped
 from prefstats.version import __version__
 
 SEED = 20_240_611
-N_SINGLE = 20_000  # layouts per holding...
+N_SINGLE = 20_000  # clean-sides layouts per holding...
 N_SINGLE_SLOW = 20_000  # for catchable holdings of 3-4 cards, the slowest: --n-slow lowers it
 SLOW_LENGTHS = (3, 4)
+N_LOWEST = 5_000  # lowest-sides layouts per holding
+MAX_LOWEST_LENGTH = 4
 N_PAIR = 200  # layouts per pair of holdings
 MAX_PAIR_LENGTH = 3
-FILLER_STREAM, LAYOUT_STREAM = N_HOLDINGS, N_HOLDINGS + 1  # last keys of an item's sub-streams
-MODEL = (
-    "declarer (seat 0) holds the holding(s) in the first suit(s) and a clean non-void holding "
-    "in each other suit, uniform over such ten-card hands; two cards out of play drawn "
-    "uniformly from the 22 he does not hold; the other 20 split uniformly between the "
-    "defenders; full double-dummy misère solver; leads own (0), left (1), right (2) on the "
-    "same layouts"
+DEALT_DEALS, DEALT_SEED = 1_000_000, 1  # the deals of the played study
+DEALT_CHUNK = 20_000
+MIN_DEALT = 200  # as-dealt holdings seen fewer times are pooled by length
+FILLER_STREAM, LAYOUT_STREAM, LOWEST_STREAM = N_HOLDINGS, N_HOLDINGS + 1, N_HOLDINGS + 2
+MODELS = {
+    "clean-sides": "the holding in ♠ and a clean non-void holding in each other suit, uniform "
+    "over such ten-card hands",
+    "lowest-sides": "the holding in ♠ and the lowest cards of ♣ ♦ ♥, spread as evenly as "
+    "possible in that order",
+    "as-dealt": "dealt hands after the heuristic misère discard (clean-sides rates) with exactly "
+    "one catchable suit; holdings seen fewer than 200 times pooled by length",
+    "pairs": "the holdings in ♠ and ♣ and a clean non-void holding in ♦ and ♥, uniform over such "
+    "ten-card hands",
+}
+COMMON_MODEL = (
+    "two cards out of play (drawn uniformly from the 22 the declarer does not hold, or his "
+    "discards when dealt); the other 20 split uniformly between the defenders; full "
+    "double-dummy misère solver; leads own, left, right on the same layouts"
 )
-TITLES = {"singles": "prefstats misère catch rates", "pairs": "prefstats misère catch rates"}
+TITLES = {"rates": "prefstats misère catch rates by holding, in three settings",
+          "pairs": "prefstats misère catch rates of two catchable suits"}  # fmt: skip
 
 Item = tuple[int, ...]  # the measured holdings, in ♠ (and ♣)
 
 
-# --- the model -------------------------------------------------------------------------------
+# --- the settings ------------------------------------------------------------------------------
 
 
 def single_holdings() -> list[int]:
-    """Every holding measured alone: 1 to 7 cards (the 8-card one leaves 2 cards for 3 suits).
+    """Every holding measured alone in ``clean-sides``: 1 to 7 cards.
 
     >>> len(single_holdings())
     254
     """
     return [h for h in range(1, N_HOLDINGS) if h.bit_count() < N_RANKS]
+
+
+def lowest_holdings() -> list[int]:
+    """The holdings measured in ``lowest-sides``: every catchable one of up to four cards."""
+    codes = class_codes()
+    return [h for h in range(1, N_HOLDINGS)
+            if codes[h] == SuitClass.CATCHABLE and h.bit_count() <= MAX_LOWEST_LENGTH]  # fmt: skip
 
 
 def single_n(holding: int, n: int = N_SINGLE, n_slow: int = N_SINGLE_SLOW) -> int:
@@ -126,9 +155,25 @@ def clean_fillers(n_cards: int, n_suits: int) -> np.ndarray:
     return _clean_fillers(n_cards, n_suits)
 
 
+def lowest_sides_hand(holding: int) -> int:
+    """The ``lowest-sides`` hand of a holding: it in ♠, the lowest cards of ♣ ♦ ♥ as evenly as
+    possible in that order.
+
+    >>> from prefstats.game.cards import format_hand, parse_holding
+    >>> format_hand(lowest_sides_hand(parse_holding("7 10 J")))
+    '♠7 10 J ♣7 8 9 ♦7 8 ♥7 8'
+    """
+    others = HAND_SIZE - holding.bit_count()
+    sizes = [others // 3 + (suit < others % 3) for suit in range(N_SUITS - 1)]
+    hand = holding
+    for suit, size in enumerate(sizes, start=1):
+        hand |= ((1 << size) - 1) << (N_RANKS * suit)
+    return hand
+
+
 def sample_hands(item: Item, n: int, seed: int) -> np.ndarray:
-    """uint32 (n,): the declarer's ten cards, ``item`` in the first suits and clean fillers in
-    the others, each tuple of fillers equally likely.
+    """uint32 (n,): ``clean-sides`` hands, ``item`` in the first suits and clean fillers in the
+    others, each tuple of fillers equally likely.
 
     >>> from prefstats.game.cards import format_hand
     >>> format_hand(int(sample_hands((0b1111111,), 1, seed=1)[0]))
@@ -147,40 +192,77 @@ def sample_hands(item: Item, n: int, seed: int) -> np.ndarray:
     return hands
 
 
-def sample_layouts(item: Item, n: int, seed: int) -> np.ndarray:
-    """uint32 (n, 4): the declarer's hand, left defender, right defender, out of play."""
+def sample_layouts(item: Item, n: int, seed: int, setting: str = "clean-sides") -> np.ndarray:
+    """uint32 (n, 4): the declarer's hand (seat 0), left defender, right defender, the two
+    cards out of play (in the talon's place), in a setting of one or two holdings."""
     fixed = np.zeros((n, N_PARTS), dtype=np.uint32)
+    if setting == "lowest-sides":
+        fixed[:, 0] = lowest_sides_hand(item[0])
+        return deal_many(n, Stream(seed, (item[0], LOWEST_STREAM)), fixed=fixed)
     fixed[:, 0] = sample_hands(item, n, seed)
     return deal_many(n, Stream(seed, (*item, LAYOUT_STREAM)), fixed=fixed)
 
 
-def solve_leads(layouts: np.ndarray) -> np.ndarray:
-    """int8 (n, 3): the declarer's tricks with leader 0 (own), 1 (left) and 2 (right)."""
-    hands = np.ascontiguousarray(layouts[:, :N_SEATS])
-    return np.stack([misere_tricks(hands, leader=lead) for lead in range(N_SEATS)], axis=1)
+def solve_leads(hands: np.ndarray, declarers: np.ndarray | int = 0) -> np.ndarray:
+    """int8 (n, 3): the declarer's misère tricks with his own lead, the left defender's and the
+    right defender's, in each row of seat hands (n, 3)."""
+    hands = np.ascontiguousarray(hands[:, :N_SEATS], dtype=np.uint32)
+    seats = np.broadcast_to(np.asarray(declarers), (len(hands),))
+    tricks = np.zeros((len(hands), len(LEADS)), np.int8)
+    for seat in range(N_SEATS):
+        rows = np.flatnonzero(seats == seat)
+        for lead in range(len(LEADS)):
+            if rows.size:
+                leader = (seat + lead) % N_SEATS
+                tricks[rows, lead] = misere_tricks(hands[rows], declarer=seat, leader=leader)
+    return tricks
 
 
-def item_tricks(item: Item, n: int, seed: int) -> np.ndarray:
+def item_tricks(item: Item, n: int, seed: int, setting: str = "clean-sides") -> np.ndarray:
     """int8 (n, 3): tricks per lead over ``n`` layouts of one item, reproducibly from ``seed``.
 
     >>> item_tricks((0b1,), 5, seed=1).tolist()  # a singleton 7 is clean
     [[0, 0, 0], [0, 0, 0], [0, 0, 0], [0, 0, 0], [0, 0, 0]]
     """
-    return solve_leads(sample_layouts(item, n, seed))
+    return solve_leads(sample_layouts(item, n, seed, setting))
+
+
+def dealt_misere_hands(deals: np.ndarray, rates: np.ndarray) -> pd.DataFrame:
+    """The ``as-dealt`` hands among deals (n, 4), the heuristic discard scoring with ``rates``
+    (``discards.defender_rates``): per row (``row`` in ``deals``), the seat, the catchable
+    holding and the seat hands as played (the declarer's ten after his discard)."""
+    rows, seats, kept = [], [], []
+    for seat in range(N_SEATS):
+        hands12 = deals[:, seat] | deals[:, TALON]
+        ten = hands12 & ~misere_discards(hands12, rates=rates)
+        classes = class_codes()[holdings(ten)]
+        chosen = np.flatnonzero((classes == SuitClass.CATCHABLE).sum(axis=1) == 1)
+        rows.append(chosen)
+        seats.append(np.full(len(chosen), seat))
+        kept.append(ten[chosen])
+    which, where, tens = np.concatenate(rows), np.concatenate(seats), np.concatenate(kept)
+    played = deals[which, :N_SEATS].copy()
+    played[np.arange(len(which)), where] = tens
+    catchable = class_codes()[holdings(tens)] == SuitClass.CATCHABLE
+    holding = holdings(tens)[catchable]
+    return pd.DataFrame({"row": which, "seat": where, "holding": holding.astype(np.uint8),
+                         "first": played[:, 0], "second": played[:, 1],
+                         "third": played[:, 2]})  # fmt: skip
 
 
 # --- runs --------------------------------------------------------------------------------------
 
 
-def run_spec(
-    kind: str, groups: Sequence[Sequence[Item]], ns: Sequence[int], seed: int
+def item_spec(
+    setting: str, groups: Sequence[Sequence[Item]], ns: Sequence[int], seed: int
 ) -> dict[str, Any]:
-    """The run driver's spec of a catch run: one chunk per group of items, ``ns[i]`` layouts
-    for each item of group i."""
+    """The run driver's spec of a run over items: one chunk per group of items, ``ns[i]``
+    layouts for each item of group i."""
     plain = [[[int(h) for h in item] for item in group] for group in groups]
     rows = [len(group) * int(n) for group, n in zip(groups, ns, strict=True)]
-    return {"kind": "catch", "table": kind, "model": MODEL, "seed": seed, "groups": plain,
-            "layouts": [int(n) for n in ns], "chunk_rows": rows, "n": sum(rows)}  # fmt: skip
+    return {"kind": "catch", "setting": setting, "model": MODELS[setting], "seed": seed,
+            "groups": plain, "layouts": [int(n) for n in ns], "chunk_rows": rows,
+            "n": sum(rows)}  # fmt: skip
 
 
 def run(
@@ -189,31 +271,75 @@ def run(
     ns: Sequence[int],
     seed: int = SEED,
     *,
-    kind: str = "singles",
+    setting: str = "clean-sides",
     jobs: int = 1,
     progress: bool = True,
 ) -> list[Path]:
     """Compute every missing group of items into ``folder`` (the run driver, ``jobs`` loky
     processes): per layout, its item (``holding_a``, ``holding_b``: 0 for a single) and the
     tricks under each lead."""
-    spec = run_spec(kind, groups, ns, seed)
-    return run_chunks(catch_chunk, spec, folder, jobs=jobs, progress=progress, unit="layout")
+    spec = item_spec(setting, groups, ns, seed)
+    return run_chunks(item_chunk, spec, folder, jobs=jobs, progress=progress, unit="layout")
 
 
-def catch_chunk(spec: dict[str, Any], chunk: Chunk) -> pd.DataFrame:
+def item_chunk(spec: dict[str, Any], chunk: Chunk) -> pd.DataFrame:
     """The rows of group ``chunk.index``."""
     n = spec["layouts"][chunk.index]
     items = [tuple(item) for item in spec["groups"][chunk.index]]
-    return pd.concat([_item_table(item, n, spec["seed"]) for item in items], ignore_index=True)
+    tables = [_item_table(item, n, spec["seed"], spec["setting"]) for item in items]
+    return pd.concat(tables, ignore_index=True)
 
 
-def _item_table(item: Item, n: int, seed: int) -> pd.DataFrame:
-    tricks = item_tricks(item, n, seed)
+def _item_table(item: Item, n: int, seed: int, setting: str) -> pd.DataFrame:
+    tricks = item_tricks(item, n, seed, setting)
     return pd.DataFrame({
         "holding_a": np.full(n, item[0], dtype=np.uint8),
         "holding_b": np.full(n, item[1] if len(item) > 1 else 0, dtype=np.uint8),
         **{lead: tricks[:, i] for i, lead in enumerate(LEADS)},
     })  # fmt: skip
+
+
+def dealt_spec(
+    deals: int, seed: int, rates: np.ndarray, chunk_size: int = DEALT_CHUNK
+) -> dict[str, Any]:
+    """The run driver's spec of an ``as-dealt`` run over deals 0 … ``deals`` − 1 of ``seed``,
+    the discard scoring with ``rates`` (256,): the clean-sides rates, written into the spec."""
+    return {"kind": "catch", "setting": "as-dealt", "model": MODELS["as-dealt"], "seed": seed,
+            "deals": deals, "n": deals, "chunk_size": chunk_size,
+            "discard_rates": [round(float(r), 12) for r in rates]}  # fmt: skip
+
+
+def dealt_chunk(spec: dict[str, Any], chunk: Chunk) -> pd.DataFrame:
+    """Deals ``chunk.start`` …: one row per deal with the as-dealt hands of its seats packed in
+    (a deal has at most three), so the chunk has one row per deal as the driver asks."""
+    deals = deal_many(chunk.rows, spec["seed"], start=chunk.start)
+    hands = dealt_misere_hands(deals, np.array(spec["discard_rates"]))
+    tricks = solve_leads(hands[["first", "second", "third"]].to_numpy(), hands["seat"].to_numpy())
+    table = pd.DataFrame({"deal": np.arange(chunk.start, chunk.start + chunk.rows)})
+    for seat in range(N_SEATS):
+        mine = hands[hands.seat == seat]
+        holding = np.zeros(chunk.rows, np.uint8)
+        holding[mine["row"].to_numpy()] = mine["holding"].to_numpy()
+        table[f"holding{seat}"] = holding
+        for i, lead in enumerate(LEADS):
+            column = np.full(chunk.rows, -1, np.int8)
+            column[mine["row"].to_numpy()] = tricks[(hands.seat == seat).to_numpy(), i]
+            table[f"{lead}{seat}"] = column
+    return table
+
+
+def dealt_rows(table: pd.DataFrame) -> pd.DataFrame:
+    """The as-dealt run's packed rows unpacked: one row per hand (holding_a, holding_b = 0,
+    tricks by lead)."""
+    parts = []
+    for seat in range(N_SEATS):
+        mine = table[table[f"holding{seat}"] > 0]
+        parts.append(pd.DataFrame({
+            "holding_a": mine[f"holding{seat}"].to_numpy(np.uint8),
+            "holding_b": np.zeros(len(mine), np.uint8),
+            **{lead: mine[f"{lead}{seat}"].to_numpy() for lead in LEADS},
+        }))  # fmt: skip
+    return pd.concat(parts, ignore_index=True)
 
 
 def cpu_seconds(paths: Sequence[Path]) -> float:
@@ -236,6 +362,27 @@ def summarise(rows: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(records)
 
 
+def pooled_summary(rows: pd.DataFrame, least: int = MIN_DEALT) -> pd.DataFrame:
+    """``summarise`` of as-dealt hands, holdings seen fewer than ``least`` times pooled by
+    length: each of them gets its length group's statistics and ``pooled`` true. Every
+    catchable holding gets a row if its length group was seen at all."""
+    counts = rows.groupby("holding_a").size()
+    sparse = {int(str(h)) for h, c in counts.items() if c < least}
+    own = summarise(rows[~rows.holding_a.isin(sparse)]).assign(pooled=False)
+    measured = {int(h) for h in own.get("holding_a", [])}
+    codes = class_codes()
+    parts = [own]
+    for length in range(1, N_RANKS):
+        members = [h for h in range(1, N_HOLDINGS) if h.bit_count() == length
+                   and codes[h] == SuitClass.CATCHABLE and h not in measured]  # fmt: skip
+        group = rows[rows.holding_a.isin(members)]
+        if not len(group) or not members:
+            continue
+        stats = summarise(group.assign(holding_a=0)).drop(columns=["holding_a"])
+        parts += [stats.assign(holding_a=h, pooled=True) for h in members]
+    return pd.concat(parts, ignore_index=True).sort_values(["holding_a", "leader"])
+
+
 def _lead_stats(tricks: np.ndarray) -> dict[str, Any]:
     caught = proportion(int((tricks > 0).sum()), len(tricks))
     mean = mean_estimate(tricks)
@@ -248,17 +395,22 @@ def _lead_stats(tricks: np.ndarray) -> dict[str, Any]:
     }  # fmt: skip
 
 
-def single_table(summary: pd.DataFrame) -> pd.DataFrame:
-    """The shipped single-holding table: holding, text, n_cards, suit_class, lead, stats."""
+def single_table(summary: pd.DataFrame, setting: str) -> pd.DataFrame:
+    """Rows of the shipped table for one setting: setting, holding, text, n_cards, suit_class,
+    pooled, lead, stats."""
     codes = class_codes()
-    holding = summary["holding_a"].astype(int)
+    holding = [int(h) for h in summary["holding_a"]]
     front = pd.DataFrame({
+        "setting": setting,
         "holding": holding,
         "text": [format_holding(h) for h in holding],
         "n_cards": [h.bit_count() for h in holding],
         "suit_class": [SuitClass(codes[h]).label for h in holding],
+        "pooled": summary["pooled"].to_numpy() if "pooled" in summary else False,
     })  # fmt: skip
-    stats = summary.drop(columns=["holding_a", "holding_b"])
+    stats = summary.drop(columns=["holding_a", "holding_b", "pooled"], errors="ignore")
+    counts = ["n", "caught", *(f"tricks_{k}" for k in range(HAND_SIZE + 1)), "leader"]
+    stats = stats.reset_index(drop=True).astype(dict.fromkeys(counts, "int64"))
     return _ordered(pd.concat([front, stats], axis=1))
 
 
@@ -283,44 +435,85 @@ def _ordered(table: pd.DataFrame) -> pd.DataFrame:
 # --- entry point -----------------------------------------------------------------------------
 
 
-def build(
-    kind: str,
-    n: int,
-    seed: int,
+def build_rates(
     runs: Path,
     out: Path | None = None,
     *,
+    n: int = N_SINGLE,
     n_slow: int = N_SINGLE_SLOW,
+    n_lowest: int = N_LOWEST,
+    dealt: int = DEALT_DEALS,
+    dealt_seed: int = DEALT_SEED,
+    seed: int = SEED,
     jobs: int = 1,
     progress: bool = True,
 ) -> pd.DataFrame:
-    """Run (or resume) one table's generator and write its shipped files into ``out`` (the
-    package's data folder by default); returns the table.
-
-    ``n`` layouts per item (for singles, ``n_slow`` for the slow holdings, see :func:`single_n`).
-    """
-    if kind == "singles":
-        groups: list[list[Item]] = [[(h,)] for h in single_holdings()]
-        ns = [single_n(h, n, n_slow) for h in single_holdings()]
-    elif kind == "pairs":
-        items = pair_items()
-        groups = [[it for it in items if it[0] == a] for a in sorted({it[0] for it in items})]
-        ns = [n] * len(groups)
-    else:
-        raise ValueError(f"kind must be 'singles' or 'pairs', got {kind!r}")
-    name = f"catch-{kind}-n{n}" + (f"-{n_slow}" if kind == "singles" else "") + f"-s{seed}"
-    paths = run(Path(runs) / name, groups, ns, seed, kind=kind, jobs=jobs, progress=progress)
-    summary = summarise(load_run(Path(runs) / name))
-    table = single_table(summary) if kind == "singles" else pair_table(summary)
+    """Run (or resume) the three settings' generators and write ``catch_rates`` into ``out``
+    (the package's data folder by default); returns the table."""
+    tables, paths = [], []
+    singles = single_holdings()
+    clean = run(
+        Path(runs) / f"catch-clean-sides-n{n}-{n_slow}-s{seed}",
+        [[(h,)] for h in singles],
+        [single_n(h, n, n_slow) for h in singles],
+        seed,
+        jobs=jobs,
+        progress=progress,
+    )
+    tables.append(single_table(summarise(load_run(clean[0].parent)), "clean-sides"))
+    rates = defender_rates(rate_table(tables[0]))
+    lowest = run(
+        Path(runs) / f"catch-lowest-sides-n{n_lowest}-s{seed}",
+        [[(h,)] for h in lowest_holdings()],
+        [n_lowest] * len(lowest_holdings()),
+        seed,
+        setting="lowest-sides",
+        jobs=jobs,
+        progress=progress,
+    )
+    tables.append(single_table(summarise(load_run(lowest[0].parent)), "lowest-sides"))
+    folder = Path(runs) / f"catch-as-dealt-d{dealt}-s{dealt_seed}"
+    spec = dealt_spec(dealt, dealt_seed, rates)
+    found = run_chunks(dealt_chunk, spec, folder, jobs=jobs, progress=progress)
+    tables.append(single_table(pooled_summary(dealt_rows(load_run(folder))), "as-dealt"))
+    paths = [*clean, *lowest, *found]  # fmt: skip
+    table = pd.concat(tables, ignore_index=True)
     provenance = {
-        "table": f"catch_{kind}", "prefstats_version": __version__, "model": MODEL,
-        "seed": seed, "items": len(table) // len(LEADS),
-        "n_per_item": "see column n" if kind == "singles" else n,
+        "table": "catch_rates", "prefstats_version": __version__,
+        "settings": {name: MODELS[name] for name in SETTINGS}, "model": COMMON_MODEL,
+        "seed": seed, "layouts": {"clean-sides": n, "clean-sides 3-4 card catchable": n_slow,
+                                   "lowest-sides": n_lowest},
+        "as_dealt_deals": {"deals": dealt, "seed": dealt_seed, "pooled below": MIN_DEALT},
         "cpu_seconds": round(cpu_seconds(paths), 1), "confidence": 0.95,
         "intervals": "Wilson for P(caught), t for E[tricks]",
     }  # fmt: skip
-    stem = Path(out or data_folder()) / ("catch_rates" if kind == "singles" else "catch_pairs")
-    write_shipped(table, stem, provenance, TITLES[kind])
+    write_shipped(table, Path(out or data_folder()) / "catch_rates", provenance, TITLES["rates"])
+    return table
+
+
+def build_pairs(
+    runs: Path,
+    out: Path | None = None,
+    *,
+    n: int = N_PAIR,
+    seed: int = SEED,
+    jobs: int = 1,
+    progress: bool = True,
+) -> pd.DataFrame:
+    """Run (or resume) the pairs generator and write ``catch_pairs`` into ``out``."""
+    items = pair_items()
+    groups = [[it for it in items if it[0] == a] for a in sorted({it[0] for it in items})]
+    paths = run(Path(runs) / f"catch-pairs-n{n}-s{seed}", groups, [n] * len(groups), seed,
+                setting="pairs", jobs=jobs, progress=progress)  # fmt: skip
+    table = pair_table(summarise(load_run(paths[0].parent)))
+    provenance = {
+        "table": "catch_pairs", "prefstats_version": __version__,
+        "model": f"{MODELS['pairs']}; {COMMON_MODEL}", "seed": seed,
+        "items": len(table) // len(LEADS), "n_per_item": n,
+        "cpu_seconds": round(cpu_seconds(paths), 1), "confidence": 0.95,
+        "intervals": "Wilson for P(caught), t for E[tricks]",
+    }  # fmt: skip
+    write_shipped(table, Path(out or data_folder()) / "catch_pairs", provenance, TITLES["pairs"])
     return table
 
 

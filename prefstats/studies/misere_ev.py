@@ -9,26 +9,30 @@ from __future__ import annotations
 
 import functools
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
 
+from prefstats.game.cards import format_hand
 from prefstats.game.deal import Stream
-from prefstats.game.rules import MISERE_RANK, RuleSet
+from prefstats.game.rules import MISERE_RANK, Convention, RuleSet
 from prefstats.misere.classes import misere_hand_class
 from prefstats.players.misere_risk import misere_risk
 from prefstats.players.sharing import (
     RISK_AVERSIONS,
     Utility,
+    break_even_catch_probability,
     dealer_should_accept,
     inviter_choice,
     option_values,
 )
+from prefstats.stats import Estimate, ratio_of_means
 from prefstats.studies.runs import Chunk, load_run, read_spec, run_chunks
 from prefstats.studies.study import load_study
 
 MISERE_EV_CHUNK = 200  # misères per chunk of run_misere_ev
+EV_RULES = RuleSet(players=4)  # four players (the game where sharing exists), Sochi
 
 
 def run_misere_ev(
@@ -38,6 +42,7 @@ def run_misere_ev(
     n: int = 200,
     seed: int = 1,
     discard: str = "heuristic",
+    scoring: str = "sochi",
     jobs: int = 1,
     backend: str = "loky",
     scheduler: str | None = None,
@@ -53,10 +58,10 @@ def run_misere_ev(
     table = load_study(run)
     count = int((table.contract == MISERE_RANK).sum())
     if count == 0:
-        return hand_misere_ev(table, n=n, seed=seed, discard=discard)
+        return hand_misere_ev(table, n=n, seed=seed, discard=discard, scoring=scoring)
     spec = {"kind": "misere_ev", "run": str(Path(run).resolve()), "study": read_spec(run),
             "n": count, "chunk_size": MISERE_EV_CHUNK, "seed": seed, "layouts": n,
-            "discard": discard}  # fmt: skip
+            "discard": discard, "scoring": scoring}  # fmt: skip
     run_chunks(misere_ev_chunk, spec, out, jobs=jobs, backend=backend, scheduler=scheduler,
                progress=progress, unit="hand")  # fmt: skip
     return load_run(out)
@@ -65,7 +70,8 @@ def run_misere_ev(
 def misere_ev_chunk(spec: dict[str, Any], chunk: Chunk) -> pd.DataFrame:
     """The study's misères ``chunk.start`` … (in run order), ``chunk.rows`` of them."""
     bids = _misere_rows(spec["run"]).iloc[chunk.start : chunk.start + chunk.rows]
-    return hand_misere_ev(bids, n=spec["layouts"], seed=spec["seed"], discard=spec["discard"])
+    return hand_misere_ev(bids, n=spec["layouts"], seed=spec["seed"], discard=spec["discard"],
+                          scoring=spec["scoring"])  # fmt: skip
 
 
 @functools.lru_cache(maxsize=2)
@@ -76,18 +82,24 @@ def _misere_rows(run: str) -> pd.DataFrame:
 
 
 def hand_misere_ev(
-    table: pd.DataFrame, *, n: int = 200, seed: int = 0, discard: str = "heuristic"
+    table: pd.DataFrame,
+    *,
+    n: int = 200,
+    seed: int = 0,
+    discard: str = "heuristic",
+    scoring: str = "sochi",
 ) -> pd.DataFrame:
     """Solo and shared EV of every misère played in a study table (one row per misère).
 
     Each hand is judged before the talon from the declarer's seat (``misere_risk``), over ``n``
     layouts drawn from sub-stream (row,) of ``seed``, the row being its row number in the
     study. Columns: the hand, seat, its misère class, P(caught),
-    E[tricks], the solo EV (4 players), whether a risk-neutral dealer accepts, and for each
+    E[tricks], the solo and shared EV (4 players, ``scoring`` convention), whether a
+    risk-neutral dealer accepts, and for each
     risk aversion in ``RISK_AVERSIONS`` the inviter's choice and the value of the sharing
     option (certainty equivalent gained by being able to invite).
     """
-    rules = RuleSet(players=4)
+    rules = RuleSet(players=4, scoring=cast(Convention, scoring))  # RuleSet checks the name
     rows = []
     bids = table[table.contract == MISERE_RANK]
     seats = bids["declarer"].to_numpy().astype(int)
@@ -97,9 +109,11 @@ def hand_misere_ev(
                              seed=Stream(seed, (int(index),)))  # fmt: skip
         nets = option_values(result.tricks, rules)
         record = {
-            "hand": int(hand), "seat": int(seat), "class": misere_hand_class(int(hand)).value,
+            "hand": int(hand), "cards": format_hand(int(hand)), "seat": int(seat),
+            "class": misere_hand_class(int(hand)).value,
             "p_caught": result.p_caught.estimate, "mean_tricks": result.mean_tricks.estimate,
             "solo_ev": float(nets["solo"].mean()),
+            "shared_ev": float(nets["inviter_if_shared"].mean()),
             "dealer_accepts": dealer_should_accept(result.tricks, rules), "n": result.n,
         }  # fmt: skip
         for a in RISK_AVERSIONS:
@@ -115,3 +129,20 @@ def hand_misere_ev(
             record[f"option_value_{a}"] = best - max(solo_ce, 0.0)
         rows.append(record)
     return pd.DataFrame(rows)
+
+
+def tricks_when_caught(ev_table: pd.DataFrame) -> Estimate:
+    """m, the mean tricks a caught misère takes, over the misères of an EV table: Σ E[tricks]
+    / Σ P(caught) of its hands (each judged on its own layouts), with a delta-method interval
+    over hands."""
+    return ratio_of_means(ev_table["mean_tricks"].to_numpy(), ev_table["p_caught"].to_numpy())
+
+
+def break_even(ev_table: pd.DataFrame, rules: RuleSet = EV_RULES) -> Estimate:
+    """The catch probability at which a solo misère is worth nothing, p* = W / (W + L·m)
+    (``sharing.break_even_catch_probability``), at the m of :func:`tricks_when_caught`, with
+    the interval that m's interval gives (p* falls as m grows)."""
+    m = tricks_when_caught(ev_table)
+    p, low, high = (break_even_catch_probability(max(v, 1.0), rules)
+                    for v in (m.estimate, m.high, m.low))  # fmt: skip
+    return Estimate(p, low, high, m.n, m.count)

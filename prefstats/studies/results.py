@@ -11,7 +11,7 @@ rarer event than misère." ``summarize`` measures both, three ways where the run
 >>> run = pd.DataFrame({"bid": [15, 16, -1, 15], "contract": [15, 16, -1, 15]})
 >>> table = summarize(run)
 >>> row = table.query("measure == 'played' and event == 'misère'").iloc[0]
->>> int(row["count"]), int(row.n), float(row.frequency)
+>>> int(row["count"]), int(row.n), float(row.estimate)
 (2, 4, 0.5)
 >>> summarize(pd.DataFrame({"contract": [15, 16, 15, 15] * 1000})).attrs["verdict"][:45]
 'The run supports Codex note 40: as played, mi'
@@ -28,8 +28,12 @@ import pandas as pd
 
 from prefstats.data import shipped
 from prefstats.game.bidding import ALL_PASS
-from prefstats.game.deal import N_SEATS
+from prefstats.game.cards import Style, format_hand, holdings
+from prefstats.game.deal import N_SEATS, SEAT_NAMES
 from prefstats.game.rules import LADDER, LEVEL_OF_RANK, MISERE_RANK, NO_BID
+from prefstats.misere.classes import SuitClass, class_codes
+from prefstats.misere.exact import clean_misere_masks, clean_misere_probabilities
+from prefstats.players.evaluators import misere_catch_estimate
 from prefstats.stats import (
     Estimate,
     proportion,
@@ -37,24 +41,38 @@ from prefstats.stats import (
     wilson_interval,
     z_value,
 )
-from prefstats.studies.study import load_study
+from prefstats.studies.study import DEAL_COLUMNS, load_study
 
 CONTRACT_NAMES = [str(c) for c in LADDER]
-COLUMNS = ["measure", "event", "count", "n", "frequency", "low", "high"]
+HAND_COLUMNS = DEAL_COLUMNS[:N_SEATS]
+COLUMNS = ["measure", "event", "kind", "count", "n", "estimate", "low", "high"]
 RATIO_EVENT = "misère / nine"
+MEASURES = {"bid": "bid", "played": "contract"}  # measure -> the run's column of ladder ranks
+# One definition per word (docs/rules.md, "The claim"): a nine is a contract of nine or more
+# tricks, nine or ten; "nine only" and "ten" are its two parts.
+EVENT_TEXT = {
+    "nine": "a nine: a contract of 9 or 10 tricks",
+    "nine only": "exactly 9 tricks",
+    "ten": "10 tricks",
+    "misère": "misère",
+    "all-pass": "all three passed (all-pass)",
+    "any game": "a contract of 6 tricks or more",
+}
 
 
 def summarize(run: str | Path | pd.DataFrame) -> pd.DataFrame:
-    """Frequencies of every contract and of nine, ten, misère and all-pass, per measure, with
-    counts, n and Wilson 95% intervals; then the misère-to-nine ratio of each measure with its
-    interval. ``summary.attrs["verdict"]`` states the verdict on Codex note 40."""
+    """Per measure (``bid``, ``played``, ``potential``): the share of deals with a nine (9 or
+    10 tricks), nine only, ten, misère, all-pass and every contract, with counts, n and Wilson
+    95% intervals (``kind`` "share"); then the misère-to-nine ratio of each measure with its
+    delta-method interval (``kind`` "ratio"). ``summary.attrs["verdict"]`` states the verdict
+    on Codex note 40."""
     table = run if isinstance(run, pd.DataFrame) else load_study(run)
     rows = []
-    for measure, column in (("bid", "bid"), ("played", "contract")):
+    for measure, column in MEASURES.items():
         if column in table:
-            rows += _contract_rows(measure, table[column].to_numpy())
+            rows += _share_rows(measure, _played_events(table[column].to_numpy()), len(table))
     if "potential0" in table:
-        rows += _potential_rows(table)
+        rows += _share_rows("potential", _potential_events(table), len(table))
     summary = pd.DataFrame(rows, columns=COLUMNS)
     summary = pd.concat([summary, _ratio_rows(table)], ignore_index=True)
     summary = summary.astype({"count": "int64", "n": "int64"})
@@ -62,55 +80,50 @@ def summarize(run: str | Path | pd.DataFrame) -> pd.DataFrame:
     return summary
 
 
-def _contract_rows(measure: str, ranks: np.ndarray) -> list[list[object]]:
-    n = len(ranks)
+def _played_events(ranks: np.ndarray) -> dict[str, np.ndarray]:
+    """Per deal, for a column of ladder ranks: which events it is."""
     level = np.where(ranks >= 0, LEVEL_OF_RANK[np.clip(ranks, 0, None)], 0)
-    events = {
-        "nine": (level == 9) & (ranks != MISERE_RANK),
+    return {
+        "nine": level >= 9,
+        "nine only": level == 9,
         "ten": level == 10,
-        "nine or ten": level >= 9,
         "misère": ranks == MISERE_RANK,
         "all-pass": ranks == NO_BID,
         **{name: ranks == rank for rank, name in enumerate(CONTRACT_NAMES)},
     }
-    return [_row(measure, event, int(mask.sum()), n) for event, mask in events.items()]
 
 
-def _potential_masks(table: pd.DataFrame) -> dict[str, np.ndarray]:
-    """Per deal: some seat can make nine+ / ten / a clean misère double-dummy."""
+def _potential_events(table: pd.DataFrame) -> dict[str, np.ndarray]:
+    """Per deal: some seat makes a nine (9 or 10 tricks) / exactly nine at best / ten / a clean
+    misère / any game, double-dummy with the talon and its best discard."""
     best = np.stack([table[f"potential{s}"].to_numpy() for s in range(N_SEATS)], axis=1)
-    level = np.where(best >= 0, LEVEL_OF_RANK[np.clip(best, 0, None)], 0)
+    level = np.where(best >= 0, LEVEL_OF_RANK[np.clip(best, 0, None)], 0).max(axis=1)
     clean = np.stack([table[f"clean{s}"].to_numpy() for s in range(N_SEATS)], axis=1)
     return {
-        "nine or ten": (level >= 9).any(axis=1),
-        "ten": (level == 10).any(axis=1),
+        "nine": level >= 9,
+        "nine only": level == 9,
+        "ten": level == 10,
         "misère": clean.any(axis=1),
-        "any game": (best >= 0).any(axis=1),
+        "any game": level >= 6,
     }
 
 
-def _potential_rows(table: pd.DataFrame) -> list[list[object]]:
-    n = len(table)
-    return [_row("potential", e, int(m.sum()), n) for e, m in _potential_masks(table).items()]
+def _share_rows(measure: str, events: dict[str, np.ndarray], n: int) -> list[list[object]]:
+    return [_row(measure, event, int(mask.sum()), n) for event, mask in events.items()]
 
 
 def _row(measure: str, event: str, count: int, n: int) -> list[object]:
     low, high = wilson_interval(count, n)
-    return [measure, event, count, n, count / n if n else np.nan, float(low), float(high)]
+    share = count / n if n else np.nan
+    return [measure, event, "share", count, n, share, float(low), float(high)]
 
 
 def _ratio_rows(table: pd.DataFrame) -> pd.DataFrame:
-    """Misère-to-nine ratios: level 9 for bid/played, nine-or-ten for potential."""
-    rows = []
-    for measure, column in (("bid", "bid"), ("played", "contract")):
-        if column in table:
-            ranks = table[column].to_numpy()
-            level = np.where(ranks >= 0, LEVEL_OF_RANK[np.clip(ranks, 0, None)], 0)
-            nine = (level == 9) & (ranks != MISERE_RANK)
-            rows.append(_ratio_row(measure, ranks == MISERE_RANK, nine))
+    """Misère-to-nine ratios of every measure, a nine being 9 or 10 tricks."""
+    events = {m: _played_events(table[c].to_numpy()) for m, c in MEASURES.items() if c in table}
     if "potential0" in table:
-        masks = _potential_masks(table)
-        rows.append(_ratio_row("potential", masks["misère"], masks["nine or ten"]))
+        events["potential"] = _potential_events(table)
+    rows = [_ratio_row(m, e["misère"], e["nine"]) for m, e in events.items()]
     return pd.DataFrame([r for r in rows if r is not None], columns=COLUMNS)
 
 
@@ -119,7 +132,7 @@ def _ratio_row(measure: str, misere: np.ndarray, nine: np.ndarray) -> list[objec
     if not count_m or not count_n:
         return None
     est = ratio_of_proportions(count_m, count_n, len(misere), int((misere & nine).sum()))
-    return [measure, RATIO_EVENT, count_m, est.n, est.estimate, est.low, est.high]
+    return [measure, RATIO_EVENT, "ratio", count_m, est.n, est.estimate, est.low, est.high]
 
 
 def ratio_estimate(summary: pd.DataFrame, measure: str) -> Estimate | None:
@@ -128,7 +141,7 @@ def ratio_estimate(summary: pd.DataFrame, measure: str) -> Estimate | None:
     if rows.empty:
         return None
     row = rows.iloc[0]
-    return Estimate(row.frequency, row.low, row.high, int(row.n), row["count"])
+    return Estimate(row.estimate, row.low, row.high, int(row.n), row["count"])
 
 
 def verdict(summary: pd.DataFrame) -> str:
@@ -156,13 +169,13 @@ def verdict(summary: pd.DataFrame) -> str:
     return f"The run {claim} Codex note 40: " + "; ".join(parts) + "."
 
 
-def frequency(summary: pd.DataFrame, measure: str, event: str) -> Estimate:
-    """One frequency of a summary as an Estimate."""
+def share(summary: pd.DataFrame, measure: str, event: str) -> Estimate:
+    """One share of deals of a summary as an Estimate."""
     row = summary[(summary.measure == measure) & (summary.event == event)].iloc[0]
     return proportion(int(row["count"]), int(row.n))
 
 
-FINDINGS_EVENTS = ("nine", "nine or ten", "ten", "misère", "all-pass", RATIO_EVENT)
+FINDINGS_EVENTS = ("nine", "nine only", "ten", "misère", "all-pass", RATIO_EVENT)
 
 
 def findings_markdown(summary: pd.DataFrame) -> str:
@@ -171,18 +184,23 @@ def findings_markdown(summary: pd.DataFrame) -> str:
 
     >>> table = summarize(pd.DataFrame({"contract": [15, 16, -1, 15] * 250}))
     >>> print(findings_markdown(table).splitlines()[2])
-    | played | nine | 250 | 1,000 | 0.2500 | 0.2242–0.2778 |
+    | played | nine (9 or 10 tricks) | 250 | 1,000 | 25.0% | 22.4–27.8% |
     """
     rows = summary[summary.event.isin(FINDINGS_EVENTS) & (summary.measure != "bid")]
     lines = [
-        "| measure | event | count | n | estimate | 95% CI |",
+        "| measure | event | count | n | share of deals, or ratio | 95% CI |",
         "|---|---|---:|---:|---:|---|",
     ]
+    labels = {"nine": "nine (9 or 10 tricks)", "nine only": "nine only (exactly 9)"}
     for row in rows.itertuples():
-        lines.append(
-            f"| {row.measure} | {row.event} | {row.count:,} | {row.n:,} | "
-            f"{row.frequency:.4f} | {row.low:.4f}–{row.high:.4f} |"
-        )
+        if row.kind == "ratio":
+            value, interval = f"{row.estimate:.2f}×", f"{row.low:.2f}–{row.high:.2f}×"
+        else:
+            value, interval = f"{row.estimate:.1%}", f"{row.low:.1%}–{row.high:.1%}"
+            interval = interval.replace("%–", "–", 1)
+        event = labels.get(str(row.event), str(row.event))
+        lines.append(f"| {row.measure} | {event} | {row.count:,} | {row.n:,} | {value} | "
+                     f"{interval} |")  # fmt: skip
     return "\n".join(lines)
 
 
@@ -202,10 +220,10 @@ def shipped_findings() -> pd.DataFrame:
 def sensitivity(runs: Mapping[str, str | Path | pd.DataFrame]) -> pd.DataFrame:
     """How the played frequencies move with a policy setting: one row per run (label → run).
 
-    Each row: n deals; the nines and misères played (count, rate, Wilson 95% interval); the
-    misère/nine ratio (delta-method interval); and how often the played misères were caught
-    (``caught`` of ``misere``). Runs of one seed and size deal the same hands, so the rows
-    differ by the policy alone.
+    Each row: n deals; the nines (9 or 10 tricks) and misères played (count, rate, Wilson 95%
+    interval); the misère/nine ratio (delta-method interval); and how often the played misères
+    were caught (``caught`` of ``misere``). Runs of one seed and size deal the same hands, so the
+    rows differ by the policy alone.
 
     >>> made = [True, True, False, False] * 50
     >>> a = pd.DataFrame({"contract": [15, 16, 15, -1] * 50, "made": made})
@@ -220,7 +238,7 @@ def sensitivity(runs: Mapping[str, str | Path | pd.DataFrame]) -> pd.DataFrame:
         ranks = table["contract"].to_numpy()
         level = np.where(ranks >= 0, LEVEL_OF_RANK[np.clip(ranks, 0, None)], 0)
         misere = ranks == MISERE_RANK
-        nine = (level == 9) & ~misere
+        nine = level >= 9  # a nine: 9 or 10 tricks
         n, count_m, count_n = len(ranks), int(misere.sum()), int(nine.sum())
         caught = int((misere & ~table["made"].to_numpy(dtype=bool)).sum())
         ratio = ratio_of_proportions(count_m, count_n, n) if count_m and count_n else None
@@ -252,7 +270,8 @@ def sensitivity_markdown(table: pd.DataFrame) -> str:
     | 0.3 | 200 | 50 | 100 | 2.00 (1.42–2.81) | 0.500 (0.404–0.596) |
     """
     lines = [
-        "| risk limit | deals | nines | misères | misère / nine (95% CI) | caught (95% CI) |",
+        "| risk limit | deals | nines (9 or 10) | misères | misère / nine (95% CI) | "
+        "caught (95% CI) |",
         "|---|---:|---:|---:|---|---|",
     ]
     for row in table.itertuples():
@@ -325,3 +344,100 @@ def _paired_rate(event: np.ndarray, before: np.ndarray) -> list[float]:
     change = (gained - lost) / n
     half = z_value() * np.sqrt(max(gained + lost - (gained - lost) ** 2 / n, 0.0)) / n
     return [count, n, count / n, float(low), float(high), change, change - half, change + half]
+
+
+RISK_BANDS = (0.0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5, 1.0)  # of the misère estimate
+
+
+def bidder_calibration(run: str | Path | pd.DataFrame) -> pd.DataFrame:
+    """How the bidders' decisions fare when played double-dummy. Contracts: per level named
+    (6..10), the contracts played and the share made. Misère: per band of the bidders'
+    estimated catch probability (``evaluators.misere_catch_estimate`` of the declarer's dealt
+    hand from his seat), the misères played, their mean estimate and the share caught. Every
+    share with its Wilson 95% interval.
+
+    >>> run = pd.DataFrame({"first": [1] * 4, "second": 0, "third": 0, "talon": 0,
+    ...                     "declarer": [0, 0, 1, -1], "contract": [0, 4, 7, -1],
+    ...                     "made": [True, False, True, False]})
+    >>> bidder_calibration(run)[["what", "n", "count"]].to_dict("records")
+    [{'what': 'level 6', 'n': 2, 'count': 1}, {'what': 'level 7', 'n': 1, 'count': 1}]
+    """
+    table = run if isinstance(run, pd.DataFrame) else load_study(run)
+    contract, made = table["contract"].to_numpy(), table["made"].to_numpy(dtype=bool)
+    level = np.where(contract >= 0, LEVEL_OF_RANK[np.clip(contract, 0, None)], 0)
+    rows = []
+    for lv in range(6, 11):
+        played = (level == lv) & (contract != MISERE_RANK)
+        if played.any():
+            rows.append(_calibration_row(f"level {lv}", "made", made[played], np.nan))
+    misere = np.flatnonzero(contract == MISERE_RANK)
+    if misere.size:
+        seats = table["declarer"].to_numpy()[misere].astype(int)
+        dealt = table[["first", "second", "third"]].to_numpy()[misere, seats]
+        estimate = np.zeros(len(misere))
+        for seat in range(N_SEATS):
+            mine = seats == seat
+            estimate[mine] = misere_catch_estimate(dealt[mine].astype(np.uint32), seat)
+        caught = ~made[misere]
+        band = np.digitize(estimate, RISK_BANDS[1:-1])
+        for b in np.unique(band):
+            low, high = RISK_BANDS[b], RISK_BANDS[b + 1]
+            inside = band == b
+            what = f"misère, estimate {low:g}–{high:g}"
+            mean = float(estimate[inside].mean())
+            rows.append(_calibration_row(what, "caught", caught[inside], mean))
+    columns = ["what", "outcome", "n", "count", "share", "low", "high", "mean_estimate"]
+    return pd.DataFrame(rows, columns=columns)
+
+
+def _calibration_row(what: str, outcome: str, events: np.ndarray, estimate: float) -> list[object]:
+    est = proportion(int(events.sum()), len(events))
+    return [what, outcome, est.n, int(est.count), est.estimate, est.low, est.high, estimate]
+
+
+def suit_class_shares(run: str | Path | pd.DataFrame) -> pd.DataFrame:
+    """How often one suit of a dealt hand is of each misère class, over every suit of every
+    hand of the run (index: the class labels), with Wilson 95% intervals."""
+    table = run if isinstance(run, pd.DataFrame) else load_study(run)
+    hands = table[list(HAND_COLUMNS)].to_numpy().ravel()
+    codes = class_codes()[holdings(hands)].ravel()
+    counts = np.bincount(codes, minlength=len(SuitClass))
+    low, high = wilson_interval(counts, codes.size)
+    return pd.DataFrame({"count": counts, "n": codes.size, "share": counts / codes.size,
+                         "low": low, "high": high}, index=[c.label for c in SuitClass])  # fmt: skip
+
+
+def clean_misere_check(run: str | Path | pd.DataFrame) -> pd.DataFrame:
+    """``exact.clean_misere_probabilities`` beside the share of the run's dealt hands (every
+    seat's ten cards before the talon) that each definition counts, with Wilson intervals."""
+    table = run if isinstance(run, pd.DataFrame) else load_study(run)
+    hands = table[list(HAND_COLUMNS)].to_numpy().ravel().astype(np.uint32)
+    exact = clean_misere_probabilities()
+    shares = [proportion(int(mask.sum()), len(hands))
+              for mask in clean_misere_masks(hands).values()]  # fmt: skip
+    return exact.assign(
+        hands=len(hands), count=[int(e.count) for e in shares],
+        share=[e.estimate for e in shares], low=[e.low for e in shares],
+        high=[e.high for e in shares],
+    )  # fmt: skip
+
+
+def readable(table: pd.DataFrame, style: Style = "en") -> pd.DataFrame:
+    """A run table (or an EV table) for reading in pandas: hands and discards as text, ladder
+    ranks as contract names, seats as names; the other columns as they are.
+
+    >>> readable(pd.DataFrame({"first": [1023], "bid": [15], "declarer": [2]})).iloc[0].tolist()
+    ['♠7 8 9 10 J Q K A ♣7 8', 'misère', 'third hand']
+    """
+    out = table.copy()
+    for column in (*DEAL_COLUMNS, "discard", "hand"):
+        if column in out:
+            out[column] = [format_hand(int(mask), style) for mask in out[column]]
+    for column in ("bid", "contract", "limit0", "limit1", "limit2",
+                   *(f"potential{s}" for s in range(N_SEATS))):  # fmt: skip
+        if column in out:
+            out[column] = [LADDER[r].format(style) if r >= 0 else "—" for r in out[column]]
+    for column in ("declarer", "seat"):
+        if column in out:
+            out[column] = [SEAT_NAMES[s] if s >= 0 else "all-pass" for s in out[column]]
+    return out

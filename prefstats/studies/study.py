@@ -12,7 +12,7 @@ contract                       the contract named after the talon (misère stays
 discard                        the declarer's two discarded cards
 tricks                         the declarer's tricks, double-dummy, first hand leading
 made                           tricks >= level (contract) or tricks == 0 (misère)
-score                          the declarer's net whists (3 players, both defenders whist)
+score                          the declarer's net whists (both defenders whist; the spec's scoring)
 class0..class3                 suit classes of the declarer's ten cards (SuitClass, -1 if none)
 =============================  ================================================================
 
@@ -33,16 +33,17 @@ makes double-dummy with the talon, its best discard and best trump, the first ha
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
 
 from prefstats.game.bidding import auction_many
 from prefstats.game.deal import N_SEATS, PART_SIZES, Stream, deal_many
-from prefstats.game.rules import RuleSet
+from prefstats.game.rules import Convention, RuleSet
 from prefstats.players.declarer import play_contracts
 from prefstats.players.discards import SHORTLIST, DiscardPolicy, SampledDiscard, discard_policy
 from prefstats.players.evaluators import (
@@ -83,6 +84,7 @@ class StudySpec:
     evaluator: str = HeuristicEvaluator.name
     discard: str = "heuristic"
     rules: str = "codex"
+    scoring: str = "sochi"
     potential: bool = False
     samples: int = SampledEvaluator.samples
     threshold: float = SampledEvaluator.threshold
@@ -99,9 +101,14 @@ class StudySpec:
                 raise ValueError(f"{name} must be a positive integer, got {value!r}")
         if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
             raise ValueError(f"seed must be a non-negative integer, got {self.seed!r}")
-        RuleSet.named(self.rules)
+        self.rule_set()
         self.evaluator_policy()
         self.discard_policy()
+
+    def rule_set(self) -> RuleSet:
+        """The named rule set, written in the spec's scoring convention."""
+        scoring = cast(Convention, self.scoring)  # RuleSet converts and checks the name
+        return dataclasses.replace(RuleSet.named(self.rules), scoring=scoring)
 
     def default_chunk_size(self) -> int:
         """Deals per chunk when none is given: a few seconds of one core for these policies."""
@@ -169,7 +176,7 @@ def study_chunk(run_spec: dict[str, Any], chunk: Chunk) -> pd.DataFrame:
     index = np.arange(chunk.start, chunk.start + chunk.rows)
     deals = deal_many(chunk.rows, stream, start=chunk.start)
     limits = spec.evaluator_policy().limits(deals, stream.child(EVALUATOR_STREAM), index)
-    rules = RuleSet.named(spec.rules)
+    rules = spec.rule_set()
     auction = auction_many(limits, rules)
     table = pd.DataFrame(
         {
