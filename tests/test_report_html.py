@@ -1,42 +1,110 @@
-"""The HTML report: one self-contained file whose headline numbers are the run's summary."""
+"""The HTML report: one self-contained file, every section there whatever the working folder,
+every headline number the run's summary, a missing table named rather than silently dropped."""
+
+from __future__ import annotations
 
 import base64
+import html
 import re
+import warnings
+from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from prefstats.cli import main
-from prefstats.report.html import build_report, headline
-from prefstats.studies.results import summarize
+from prefstats.misere.tables import pair_independence
+from prefstats.report import tables
+from prefstats.report.html import SECTIONS, ReportWarning, build_report
+from prefstats.studies.misere_ev import break_even, run_misere_ev, tricks_when_caught
+from prefstats.studies.results import sensitivity, summarize
 from prefstats.studies.study import StudySpec, run_study
 
 
 @pytest.fixture(scope="module")
-def run(tmp_path_factory):
+def run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("runs") / "small"
-    run_study(StudySpec(deals=2000, seed=8, chunk_size=1000), folder, progress=False)
-    return folder
+    return run_study(StudySpec(deals=2000, seed=8, potential=True, chunk_size=1000), folder,
+                     progress=False)  # fmt: skip
 
 
-def test_report_is_one_file_with_embedded_images(run, tmp_path):
-    path = build_report(run, tmp_path / "report.html")
+@pytest.fixture(scope="module")
+def ev(run: Path, tmp_path_factory: pytest.TempPathFactory) -> pd.DataFrame:
+    return run_misere_ev(run, tmp_path_factory.mktemp("ev") / "ev", n=10, progress=False)
+
+
+@pytest.fixture(scope="module")
+def page(run: Path, ev: pd.DataFrame, tmp_path_factory: pytest.TempPathFactory) -> str:
+    out = tmp_path_factory.mktemp("report") / "report.html"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ReportWarning)  # every table given: nothing left out
+        return build_report(run, out, ev_table=ev).read_text(encoding="utf-8")
+
+
+def cells(frame: pd.DataFrame) -> list[str]:
+    """Every cell of a display table as it is written in the page."""
+    return [f">{html.escape(str(v), quote=True)}</td>" for v in frame.to_numpy().ravel()]
+
+
+def test_report_is_one_file_with_embedded_images(run, ev, tmp_path):
+    path = build_report(run, tmp_path / "report.html", ev_table=ev)
     text = path.read_text(encoding="utf-8")
     images = re.findall(r"src='data:image/png;base64,([A-Za-z0-9+/=]+)'", text)
-    assert len(images) >= 3
+    assert len(images) >= 8  # claim, contracts, calibration, sensitivity, classes, catch, pairs, EV
     assert all(base64.b64decode(i)[:8] == b"\x89PNG\r\n\x1a\n" for i in images)
     assert "src='http" not in text and "<link" not in text and "<script" not in text
     assert list(tmp_path.iterdir()) == [path]
 
 
-def test_headline_numbers_equal_the_summary(run, tmp_path):
-    text = build_report(run, tmp_path / "report.html").read_text(encoding="utf-8")
+def test_every_section_is_there_from_any_working_folder(run, ev, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # the shipped tables are found from the package, not the cwd
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ReportWarning)
+        text = build_report(run, "here.html", ev_table=ev).read_text(encoding="utf-8")
+    assert re.findall(r"<h2 id='(\w+)'>", text) == list(SECTIONS)
+
+
+def test_headline_numbers_are_the_summary(run, page):
     summary = summarize(run)
-    for row in headline(summary).itertuples():
-        cells = f"<td>{row.measure}</td>\n      <td>{row.event}</td>\n      <td>{row.count}</td>"
-        assert cells in text, cells
-        assert f"<td>{row.frequency:.5g}</td>" in text
-        assert f"<td>{row.low:.5g}</td>" in text and f"<td>{row.high:.5g}</td>" in text
-    assert summary.attrs["verdict"] in text
+    for frame in (tables.headline(summary), tables.ratios(summary)):
+        for cell in cells(frame):
+            assert cell in page, cell
+    assert html.escape(summary.attrs["verdict"], quote=True) in page
+
+
+def test_sharing_section_states_the_break_even(ev, page):
+    m, p = tricks_when_caught(ev), break_even(ev)
+    assert f"m = {m.estimate:.2f} tricks" in page
+    assert f"P(caught) = {p.estimate:.3f} ({p.low:.3f}–{p.high:.3f})" in page
+    for cell in cells(tables.misere_ev_summary(ev)):
+        assert cell in page, cell
+
+
+def test_pairs_section_states_the_product_rule_check(page):
+    pairs = pair_independence()
+    assert "Two catchable suits" in page
+    for lead, part in pairs.groupby("lead"):
+        assert f">{len(part)}</td>" in page and f">{part.inside.mean():.1%}</td>" in page, lead
+
+
+def test_sensitivity_section_shows_each_setting(run, ev, tmp_path):
+    table = sensitivity({"0.3": run, "same <run>": run})
+    text = build_report(run, tmp_path / "r.html", ev_table=ev, sensitivity=table).read_text(
+        encoding="utf-8")  # fmt: skip
+    assert "How much the misère risk limit decides" in text
+    row = table.iloc[0]
+    assert f">{tables.ratio_text(row.ratio, row.ratio_low, row.ratio_high)}</td>" in text
+    assert ">same &lt;run&gt;</td>" in text and "<run>" not in text  # cells are escaped
+
+
+def test_a_missing_table_is_named_and_its_section_left_out(run, tmp_path):
+    with pytest.warns(ReportWarning, match="'sharing' left out: no ev_table"):
+        text = build_report(run, tmp_path / "r.html").read_text(encoding="utf-8")
+    assert "id='sharing'" not in text and "id='catch'" in text
+    with pytest.warns(ReportWarning, match="'catch' left out: no catch_rates"):
+        text = build_report(run, tmp_path / "r.html", catch_rates=pd.DataFrame()).read_text(
+            encoding="utf-8")  # fmt: skip
+    assert "id='catch'" not in text
 
 
 def test_report_cli(run, tmp_path, capsys):
@@ -46,26 +114,3 @@ def test_report_cli(run, tmp_path, capsys):
     assert main(["report", str(run), "--out", str(out), "--catch-rates", "nowhere"]) == 2
     error = capsys.readouterr().err
     assert "nowhere" in error and len(error.strip().splitlines()) == 1
-
-
-def test_pairs_section_states_the_product_rule_check(run, tmp_path):
-    from prefstats.misere.tables import pair_independence
-
-    pairs = pair_independence()
-    text = build_report(run, tmp_path / "r.html", catch_pairs=pairs).read_text(encoding="utf-8")
-    assert "Two catchable suits" in text
-    for lead, part in pairs.groupby("lead"):
-        share = f"<td>{part.inside.mean():.4g}</td>"
-        assert f"<td>{lead}</td>\n      <td>{len(part)}</td>" in text and share in text, lead
-
-
-def test_sensitivity_section_shows_each_setting(run, tmp_path):
-    from prefstats.studies.results import sensitivity
-
-    table = sensitivity({"0.3": run, "same run": run})
-    text = build_report(run, tmp_path / "r.html", sensitivity=table).read_text(encoding="utf-8")
-    assert "How much the bidders decide it" in text
-    row = table.iloc[0]
-    for value in (row.ratio, row.ratio_low, row.ratio_high, row.caught_rate):
-        assert f"<td>{value:.4g}</td>" in text
-    assert "<td>same run</td>" in text

@@ -59,6 +59,7 @@ class Rank(IntEnum):
 
 
 SUIT_SYMBOLS = ("♠", "♣", "♦", "♥")
+RED_SUITS = (2, 3)  # ♦ ♥, printed in red
 RANK_NAMES: dict[Style, tuple[str, ...]] = {
     "en": ("7", "8", "9", "10", "J", "Q", "K", "A"),
     "ru": ("7", "8", "9", "10", "В", "Д", "К", "Т"),
@@ -241,6 +242,26 @@ def _tokens(text: str) -> Iterator[tuple[str, int]]:
         token = text[pos : pos + 2] if text.startswith("10", pos) else text[pos]
         yield token, pos
         pos += len(token)
+
+
+_DISPLAY: dict[str, Style] = {"style": "en"}
+
+
+def set_display_style(style: Style) -> None:
+    """Show cards in English (``en``) or Russian (``ru``) notation wherever the package
+    displays them by default (``Deal`` in Jupyter, its ``repr``).
+
+    >>> set_display_style("ru"); display_style()
+    'ru'
+    >>> set_display_style("en")
+    """
+    _rank_names(style)
+    _DISPLAY["style"] = style
+
+
+def display_style() -> Style:
+    """The notation set by :func:`set_display_style` (default ``en``)."""
+    return _DISPLAY["style"]
 
 
 def _rank_names(style: str) -> tuple[str, ...]:

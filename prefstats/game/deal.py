@@ -40,7 +40,19 @@ import numba as nb
 import numpy as np
 from numba.cpython.unsafe.numbers import leading_zeros
 
-from prefstats.game.cards import FULL_DECK, N_CARDS, Style, format_card, format_hand, parse_hand
+from prefstats.game.cards import (
+    FULL_DECK,
+    N_CARDS,
+    RED_SUITS,
+    SUIT_SYMBOLS,
+    Style,
+    display_style,
+    format_card,
+    format_hand,
+    format_holding,
+    holding,
+    parse_hand,
+)
 
 SEAT_NAMES = ("first hand", "second hand", "third hand")
 PART_NAMES = (*SEAT_NAMES, "talon")
@@ -103,12 +115,35 @@ class Deal:
         """A Deal from one row of ``deal_many``."""
         return cls(*(int(x) for x in row))
 
-    def format(self, style: Style = "en") -> str:
-        """The deal as ``"first | second | third | talon"``."""
-        return " | ".join(format_hand(part, style) for part in self.parts)
+    def format(self, style: Style | None = None) -> str:
+        """The deal as ``"first | second | third | talon"`` (default notation:
+        ``cards.display_style``)."""
+        return " | ".join(format_hand(part, style or display_style()) for part in self.parts)
 
     def __str__(self) -> str:
         return self.format()
+
+    def __repr__(self) -> str:
+        return f"Deal.parse({self.format()!r})"
+
+    def _repr_html_(self) -> str:
+        """The three hands around the table, the talon in the middle, ♦ ♥ in red."""
+        style = display_style()
+        cell = "style='padding:0.3em 1em;vertical-align:top;text-align:left;border:none'"
+
+        def hand(name: str, mask: int) -> str:
+            lines = [f"<b>{name}</b>"]
+            for suit, symbol in enumerate(SUIT_SYMBOLS):
+                colour = "#c00" if suit in RED_SUITS else "#000"
+                ranks = format_holding(holding(mask, suit), style)
+                lines.append(f"<span style='color:{colour}'>{symbol}</span> {ranks}")
+            return f"<td {cell}>{'<br>'.join(lines)}</td>"
+
+        empty = f"<td {cell}></td>"
+        top = f"<tr>{empty}{hand(SEAT_NAMES[1], self.second)}{empty}</tr>"
+        middle = (f"<tr>{hand(SEAT_NAMES[0], self.first)}{hand('talon', self.talon)}"
+                  f"{hand(SEAT_NAMES[2], self.third)}</tr>")  # fmt: skip
+        return f"<table style='border:none'>{top}{middle}</table>"
 
 
 def check_parts(parts: Sequence[int], sizes: Sequence[int] = PART_SIZES) -> None:

@@ -1,8 +1,11 @@
 """One self-contained HTML report of a study run: figures embedded, every number from the data.
 
-``build_report(run, out)`` reads the run (``study.load_study``), its summary
-(``results.summarize``), the shipped catch-rate table and, if given, the EV table of the bid
-misères, and writes one HTML file with PNG figures inlined as base64.
+``build_report(run, out)`` reads the run (``study.load_study``) and its summary, the shipped
+tables (catch rates, pairs, the bidders' misère-limit sensitivity) unless others are given, and
+the EV table of the run's misères if given, and writes one HTML file: text escaped, PNG figures
+inlined, no script, a layout that fits a phone. A section whose table is missing is left out
+with a warning naming it (``ReportWarning``). Figures are drawn on ``Figure`` objects of their
+own, so building a report changes no matplotlib state.
 """
 
 from __future__ import annotations
@@ -11,35 +14,51 @@ import base64
 import datetime as dt
 import html
 import io
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt
-import numpy as np
 import pandas as pd
+from matplotlib.figure import Figure
 
-from prefstats.game.cards import holdings
-from prefstats.misere.classes import SuitClass, class_codes
-from prefstats.misere.exact import p_clean_misere, suit_class_probabilities
-from prefstats.report import plots
-from prefstats.stats import wilson_interval
-from prefstats.studies.results import summarize
+from prefstats.data import shipped
+from prefstats.misere.exact import suit_class_probabilities
+from prefstats.misere.published import SOURCES
+from prefstats.misere.tables import COMMON_HOLDINGS, pair_independence, published_comparison
+from prefstats.report import plots, tables
+from prefstats.studies.misere_ev import break_even, tricks_when_caught
+from prefstats.studies.results import (
+    bidder_calibration,
+    clean_misere_check,
+    suit_class_shares,
+    summarize,
+)
 from prefstats.studies.runs import read_spec
 from prefstats.studies.study import load_study
 from prefstats.version import __version__
 
-HEADLINE_EVENTS = ["nine", "ten", "nine or ten", "misère", "all-pass", "misère / nine"]
+SECTIONS = ("claim", "exact", "bidders", "classes", "catch", "pairs", "sharing", "method")
 STYLE = """
-body { font-family: Georgia, serif; max-width: 60em; margin: 2em auto; line-height: 1.45; }
-table { border-collapse: collapse; font-size: 0.85em; margin: 1em 0; }
-td, th { border: 1px solid #ccc; padding: 0.2em 0.6em; text-align: right; }
-.verdict { font-size: 1.15em; background: #f5f2e8; padding: 0.8em; border-left: 4px solid #a60; }
-figure { margin: 1em 0; } figcaption { font-size: 0.9em; color: #444; }
+body { font-family: Georgia, serif; max-width: 52em; margin: 1.5em auto; padding: 0 1em;
+       line-height: 1.45; color: #222; }
+h1 { font-size: 1.6em; } h2 { margin-top: 1.8em; border-bottom: 1px solid #ddd; }
+.scroll { overflow-x: auto; max-width: 100%; }
+table { border-collapse: collapse; font-size: 0.85em; margin: 0.8em 0; }
+td, th { border: 1px solid #ccc; padding: 0.25em 0.55em; text-align: left; vertical-align: top; }
+td.num, th.num { text-align: right; }
+th { background: #f3f3f3; }
+.verdict { font-size: 1.1em; background: #f5f2e8; padding: 0.8em; border-left: 4px solid #a60; }
+.note { color: #555; font-size: 0.92em; }
+figure { margin: 1em 0; } figure img { max-width: 100%; height: auto; }
+figcaption { font-size: 0.9em; color: #444; }
+dl.spec { display: grid; grid-template-columns: max-content 1fr; gap: 0.2em 1em;
+          font-size: 0.9em; } dl.spec dd { margin: 0; overflow-wrap: anywhere; }
 """
+
+
+class ReportWarning(UserWarning):
+    """A section of the report was left out, for want of the table it needs."""
 
 
 def build_report(
@@ -53,197 +72,321 @@ def build_report(
 ) -> Path:
     """Write the report of ``run`` to ``out`` (one HTML file); returns its path.
 
-    ``catch_pairs`` is the table of ``catch.pair_independence``, ``sensitivity`` that of
-    ``results.sensitivity`` over the bidders' misère risk limit."""
+    ``catch_rates`` (the table of ``misere.tables.load_catch_rates``), ``catch_pairs`` (that of
+    ``misere.tables.pair_independence``) and ``sensitivity`` (``results.sensitivity``) default
+    to the shipped tables; ``ev_table`` (``studies.misere_ev``) to none."""
     table = load_study(run)
     spec = read_spec(run)
     summary = summarize(table)
-    sections = [
-        _header(spec, len(table)),
-        _claim(summary),
-        *([_sensitivity(sensitivity)] if sensitivity is not None else []),
-        _contracts(summary),
-        _suit_classes(table),
-    ]
-    if catch_rates is not None:
-        sections.append(_catch(catch_rates))
-    if catch_pairs is not None:
-        sections.append(_pairs(catch_pairs))
-    if ev_table is not None and len(ev_table):
-        sections.append(_ev(ev_table))
-    sections.append(_method(spec))
+    inputs = {
+        "catch_rates": catch_rates if catch_rates is not None else _shipped("catch_rates"),
+        "catch_pairs": catch_pairs if catch_pairs is not None else _shipped_pairs(),
+        "sensitivity": sensitivity if sensitivity is not None else _shipped(
+            "misere_limit_sensitivity"),
+        "ev_table": ev_table,
+    }  # fmt: skip
+    body = "\n".join(_sections(table, spec, summary, inputs))
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    body = "\n".join(sections)
     out.write_text(
-        f"<!doctype html><html><head><meta charset='utf-8'><title>prefstats report</title>"
-        f"<style>{STYLE}</style></head><body>{body}</body></html>",
+        "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
+        "<meta name='viewport' content='width=device-width, initial-scale=1'>"
+        f"<title>prefstats report</title><style>{STYLE}</style></head><body>{body}</body></html>",
         encoding="utf-8",
     )
     return out
 
 
-def headline(summary: pd.DataFrame) -> pd.DataFrame:
-    """The rows of the summary the report opens with (nine, ten, misère, all-pass, ratio)."""
-    return summary[summary.event.isin(HEADLINE_EVENTS)].reset_index(drop=True)
+def _sections(
+    table: pd.DataFrame, spec: dict[str, Any], summary: pd.DataFrame, inputs: dict[str, Any]
+) -> list[str]:
+    parts = [_header(spec, len(table)), _claim(summary), _exact(table),
+             _bidders(table, summary, inputs["sensitivity"]), _classes(table)]  # fmt: skip
+    needs = (("catch", _catch, "catch_rates"), ("pairs", _pairs, "catch_pairs"),
+             ("sharing", _sharing, "ev_table"))  # fmt: skip
+    for name, section, key in needs:
+        if inputs[key] is None or not len(inputs[key]):
+            warnings.warn(f"report: section '{name}' left out: no {key} table",
+                          ReportWarning, stacklevel=3)  # fmt: skip
+            continue
+        parts.append(section(inputs[key]))
+    parts.append(_method(spec))
+    return parts
 
 
-def _figure(draw: Callable[[Any], None], caption: str, size: tuple[float, float] = (7, 3.6)) -> str:
-    fig, ax = plt.subplots(figsize=size)
-    draw(ax)
-    fig.tight_layout()
+def _shipped(name: str) -> pd.DataFrame | None:
+    try:
+        return pd.read_parquet(shipped(f"{name}.parquet"))
+    except ValueError:
+        return None
+
+
+def _shipped_pairs() -> pd.DataFrame | None:
+    try:
+        return pair_independence()
+    except ValueError:
+        return None
+
+
+# --- pieces --------------------------------------------------------------------------------
+
+
+def _figure(draw: Callable[[Figure], None], caption: str, size: tuple[float, float]) -> str:
+    fig = Figure(figsize=size, layout="constrained")
+    draw(fig)
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=110)
-    plt.close(fig)
     data = base64.b64encode(buffer.getvalue()).decode("ascii")
-    return (f"<figure><img alt='{html.escape(caption)}' src='data:image/png;base64,{data}'>"
-            f"<figcaption>{html.escape(caption)}</figcaption></figure>")  # fmt: skip
+    return (f"<figure><img alt='{_e(caption)}' src='data:image/png;base64,{data}'>"
+            f"<figcaption>{_e(caption)}</figcaption></figure>")  # fmt: skip
 
 
-def _table(frame: pd.DataFrame, digits: int = 5) -> str:
-    return frame.to_html(index=False, float_format=lambda x: f"{x:.{digits}g}", border=0)
+def _on_axes(draw: Callable[[Any], None]) -> Callable[[Figure], None]:
+    return lambda fig: draw(fig.subplots())
+
+
+def _table(frame: pd.DataFrame) -> str:
+    """An HTML table, every cell escaped; columns of numbers (digits, %, ×) aligned right."""
+    right = [bool(len(frame)) and all(_numeric(v) for v in frame[c]) for c in frame.columns]
+    head = "".join(f"<th{_align(r)}>{_e(c)}</th>" for c, r in zip(frame.columns, right,
+                                                                   strict=True))  # fmt: skip
+    body = "".join(
+        "<tr>" + "".join(f"<td{_align(r)}>{_e(v)}</td>" for v, r in zip(row, right, strict=True))
+        + "</tr>" for row in frame.itertuples(index=False)
+    )  # fmt: skip
+    table = f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    return f"<div class='scroll'>{table}</div>"
+
+
+def _numeric(value: object) -> bool:
+    text = str(value).split(" (")[0].replace(",", "").rstrip("%×").lstrip("+−-")
+    return text.replace(".", "", 1).isdigit() or text in ("—", "")
+
+
+def _align(right: bool) -> str:
+    return " class='num'" if right else ""
+
+
+def _e(text: object) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def _p(text: str, css: str = "") -> str:
+    return f"<p class='{css}'>{_e(text)}</p>" if css else f"<p>{_e(text)}</p>"
+
+
+# --- sections ------------------------------------------------------------------------------
 
 
 def _header(spec: dict[str, Any], n: int) -> str:
-    rules, evaluator, discard, seed = (
-        html.escape(str(spec.get(key))) for key in ("rules", "evaluator", "discard", "seed")
-    )
-    return (
-        "<h1>Preferans statistics: nine-trick games, misère, and sharing it</h1>"
-        f"<p>{n:,} deals; rule set <b>{rules}</b>, evaluator <b>{evaluator}</b>, discard "
-        f"<b>{discard}</b>, seed {seed}; prefstats {__version__}; written {dt.date.today()}.</p>"
-    )
+    what = (f"{n:,} deals of seed {spec.get('seed')}; rule set {spec.get('rules')}, evaluator "
+            f"{spec.get('evaluator')}, discard {spec.get('discard')}; prefstats {__version__}; "
+            f"written {dt.date.today()}.")  # fmt: skip
+    return "<h1>Preferans statistics: nine-trick games, misère, and sharing it</h1>" + _p(what)
 
 
 def _claim(summary: pd.DataFrame) -> str:
-    per_hand = float(p_clean_misere())
-    per_deal = 1 - (1 - per_hand) ** 3  # three hands; dependence between hands is negligible
-    return (
-        "<h2>The Codex claim</h2><p>Codex note 40: a nine-trick game is, by statistics and "
-        "probability theory, a considerably rarer event than misère. Three ways to count: the "
-        "auction's winning bid, the contract played after the talon, and the dealt potential "
-        "(some seat makes it double-dummy with the talon and its best discard).</p>"
-        f"<p class='verdict'>{html.escape(summary.attrs['verdict'])}</p>"
-        + _table(headline(summary))
-        + _figure(
-            lambda ax: plots.nine_vs_misere(summary, ax),
-            "Share of deals with a nine (a nine or ten, for potential) and with misère, "
-            "by how they are counted; bars are 95% Wilson intervals.",
-        )
-        + f"<p>Exact combinatorics: a ten-card hand is a structurally clean misère (no "
-        f"catchable suit, at least one clean suit) with probability {per_hand:.3e}; some hand "
-        f"of a deal, about {per_deal:.3e}.</p>"
-    )
+    text = [
+        "<h2 id='claim'>The Codex claim</h2>",
+        _p("Codex note 40: a nine-trick game is, by statistics and probability theory, a "
+           "considerably rarer event than misère. A nine here is a contract of nine or ten "
+           "tricks, in every measure. Three measures: " + "; ".join(
+               f"{plots.MEASURE_LABELS[m]}: {tables.MEASURE_TEXT[m]}"
+               for m in plots.MEASURE_LABELS if m in set(summary.measure)) + "."),
+        _p(summary.attrs["verdict"], "verdict"),
+        _table(tables.ratios(summary)),
+        _table(tables.headline(summary)),
+        _figure(_on_axes(lambda ax: plots.nine_vs_misere(summary, ax)),
+                "Share of deals with a nine (9 or 10 tricks) and with misère, by measure; "
+                "bars are 95% Wilson intervals.", (7, 3.6)),
+    ]  # fmt: skip
+    return "\n".join(text)
 
 
-def _contracts(summary: pd.DataFrame) -> str:
-    return "<h2>Contract frequencies</h2>" + _figure(
-        lambda ax: plots.contract_frequencies(summary, ax),
-        "Every contract as played after the talon, share of deals (log scale), 95% intervals.",
-        (8, 3.8),
-    )
+def _exact(table: pd.DataFrame) -> str:
+    return "\n".join([
+        "<h2 id='exact'>Clean misère, exactly</h2>",
+        _p("The chance that a random ten-card hand is a misère that cannot be caught depends on "
+           "what is called clean. Each definition with its exact probability (generating "
+           "functions over the 256 holdings of a suit) and, beside it, the share of this run's "
+           "dealt hands it counts (every seat's ten cards before the talon)."),
+        _table(tables.clean_misere(clean_misere_check(table))),
+    ])  # fmt: skip
 
 
-def simulated_class_frequencies(table: pd.DataFrame) -> pd.DataFrame:
-    """Suit-class frequencies over all suits of all dealt hands of the run, with intervals."""
-    hands = table[["first", "second", "third"]].to_numpy().ravel()
-    codes = class_codes()[holdings(hands)].ravel()
-    counts = np.bincount(codes, minlength=len(SuitClass))
-    low, high = wilson_interval(counts, codes.size)
-    index = [c.label for c in SuitClass]
-    return pd.DataFrame(
-        {"count": counts, "frequency": counts / codes.size, "low": low, "high": high}, index=index
-    )
+def _bidders(table: pd.DataFrame, summary: pd.DataFrame, sensitivity: pd.DataFrame | None) -> str:
+    passed = summary[(summary.measure == "played") & (summary.event == "all-pass")].iloc[0]
+    text = ["<h2 id='bidders'>What the bidders decide</h2>"]
+    all_pass = tables.share_text(float(passed.estimate), float(passed.low), float(passed.high))
+    line = f"All three players passed in {all_pass} of the deals. "
+    game = summary[(summary.measure == "potential") & (summary.event == "any game")]
+    if len(game):
+        row = game.iloc[0]
+        line += (f"Yet in {tables.share_text(row.estimate, row.low, row.high)} some seat could "
+                 "make a six or more double-dummy. ")  # fmt: skip
+    line += ("The heuristic bidders bid only what they count (tricks counted as players count "
+             "them, plus one expected from the talon) and misère only below a risk limit, so "
+             "what is played measures the bidders as much as the cards; the dealt potential "
+             "does not depend on them.")  # fmt: skip
+    text += [_p(line), _figure(_on_axes(lambda ax: plots.contract_frequencies(summary, ax)),
+                               "Every contract as played after the talon, share of deals (log "
+                               "scale), 95% intervals.", (8, 3.8))]  # fmt: skip
+    calibration = bidder_calibration(table)
+    text += [
+        "<h3>Calibration</h3>",
+        _p(
+            "Each contract the bidders played, solved double-dummy with the first hand leading: "
+            "how often it was made, by level; misères by the bidders' own estimate of the catch "
+            "probability, against how often they were caught."
+        ),
+        _table(tables.calibration(calibration)),
+    ]
+    if (calibration.outcome == "caught").any():
+        text.append(_figure(_on_axes(lambda ax: plots.calibration(calibration, ax)),
+                            "Misères as bid: the share caught (95% intervals) against the "
+                            "bidders' estimate; a calibrated estimate lies on the diagonal.",
+                            (5.5, 4)))  # fmt: skip
+    if sensitivity is not None and len(sensitivity):
+        text += [
+            "<h3>How much the misère risk limit decides</h3>",
+            _p("The same deals played with the bidders' misère risk limit set from 'none' "
+               "(only hands with no catchable suit) to 0.5; from the shipped sensitivity "
+               "table, a run of its own."),
+            _table(_sensitivity_table(sensitivity)),
+            _figure(_on_axes(lambda ax: plots.sensitivity(sensitivity, ax)),
+                    "Misère / nine as played, by the bidders' misère risk limit (95% "
+                    "intervals).", (7, 3.6)),
+        ]  # fmt: skip
+    else:
+        warnings.warn("report: the sensitivity part left out: no sensitivity table",
+                      ReportWarning, stacklevel=3)  # fmt: skip
+    return "\n".join(text)
 
 
-def _suit_classes(table: pd.DataFrame) -> str:
+def _sensitivity_table(table: pd.DataFrame) -> pd.DataFrame:
+    return pd.DataFrame({
+        "risk limit": table.label,
+        "deals": [f"{n:,}" for n in table.n],
+        "nines (9 or 10)": [f"{n:,}" for n in table.nine],
+        "misères": [f"{n:,}" for n in table.misere],
+        "misère / nine (95% CI)": [tables.ratio_text(r, lo, hi) for r, lo, hi in
+                                   zip(table.ratio, table.ratio_low, table.ratio_high,
+                                       strict=True)],
+        "misères caught (95% CI)": [tables.share_text(r, lo, hi) for r, lo, hi in
+                                    zip(table.caught_rate, table.caught_low, table.caught_high,
+                                        strict=True)],
+    })  # fmt: skip
+
+
+def _classes(table: pd.DataFrame) -> str:
     exact = pd.Series({c.label: float(p) for c, p in suit_class_probabilities().items()})
-    simulated = simulated_class_frequencies(table)
-    both = simulated.assign(exact=exact.reindex(simulated.index)).reset_index(names="class")
-    return (
-        "<h2>Misère suit classes</h2>"
-        + _table(both)
-        + _figure(
-            lambda ax: plots.class_probabilities(exact, simulated, ax),
-            "Probability that one suit of a dealt hand is clean, conditionally clean, catchable or "
-            "void: exact (bars) and from this run's deals (points, 95% intervals).",
-        )
-    )
+    simulated = suit_class_shares(table)
+    shown = pd.DataFrame({
+        "class": [label.replace("_", " ") for label in simulated.index],
+        "exact": [f"{p:.4f}" for p in exact.reindex(simulated.index)],
+        "this run's suits (95% CI)": [tables.share_text(s, lo, hi) for s, lo, hi in
+                                      zip(simulated.share, simulated.low, simulated.high,
+                                          strict=True)],
+    })  # fmt: skip
+    return "\n".join([
+        "<h2 id='classes'>Misère suit classes</h2>",
+        _p("How often one suit of a dealt ten-card hand is clean, conditionally clean, "
+           "catchable or void: exactly, and over every suit of every hand of this run."),
+        _table(shown),
+        _figure(_on_axes(lambda ax: plots.class_probabilities(exact, simulated, ax)),
+                "One suit of a dealt hand by misère class: exact (bars) and this run's "
+                "(points, 95% intervals).", (6.5, 3.6)),
+    ])  # fmt: skip
 
 
 def _catch(rates: pd.DataFrame) -> str:
-    heads = rates[rates.text.isin(["7 10", "7 J", "8", "9", "8 9"])]
-    columns = [c for c in ("text", "lead", "n", "p_caught", "p_caught_low", "p_caught_high",
-                           "mean_tricks") if c in heads]  # fmt: skip
-    return (
-        "<h2>How often a misère is caught</h2>"
-        + _table(heads[columns])
-        + _figure(
-            lambda ax: plots.catch_heatmap(rates, ax),
-            "P(caught) of each catchable holding with clean suits elsewhere, by who leads first.",
-            (6, 9),
-        )
-    )
-
-
-def _sensitivity(table: pd.DataFrame) -> str:
-    columns = ["label", "n", "nine", "misere", "ratio", "ratio_low", "ratio_high", "caught",
-               "caught_rate", "caught_low", "caught_high"]  # fmt: skip
-    return (
-        "<h3>How much the bidders decide it</h3><p>Dealt potential does not depend on how "
-        "players bid; what is played does. The heuristic bidders bid misère when their estimated "
-        "catch probability is at most a risk limit; the same deals are played for each limit "
-        "('none': only hands with no catchable suit). Columns: nines and misères played, their "
-        "ratio with its 95% interval, and how many of the played misères were caught.</p>"
-        + _table(table[columns], 4)
-        + _figure(lambda ax: plots.sensitivity(table, ax),
-                  "Misère / nine as played, by the bidders' misère risk limit (95% intervals).")
-    )  # fmt: skip
+    comparison = published_comparison(table=rates) if "setting" in rates else None
+    text = [
+        "<h2 id='catch'>How often a misère is caught</h2>",
+        _p("A holding's catch rate depends on what else the declarer holds, so it is measured in "
+           "three settings, each with the exact solver on random layouts, two cards out of play "
+           "and the other twenty split at random: clean-sides (random clean suits elsewhere), "
+           "lowest-sides (the lowest cards elsewhere, the textbook setting) and as-dealt "
+           "(misère hands as the deals of a study give them, after the heuristic discard, with "
+           "exactly one catchable suit). Own lead: the declarer leads to the first trick; left "
+           "or right: the defender after or before him does."),
+    ]  # fmt: skip
+    if comparison is not None:
+        text += [
+            _table(tables.catch_comparison(comparison)),
+            _p("Published figures are from " + "; ".join(SOURCES.values()) + ": round "
+               "percentages with no derivation, the lead named for three holdings only, no "
+               "talon or discard; they sit closest to the lowest-sides setting's defenders' lead "
+               "for one-card holdings and fall between the settings elsewhere.", "note"),
+            _figure(lambda fig: plots.catch_settings(rates, fig, COMMON_HOLDINGS),
+                    "Each catchable holding of one to four cards: P(caught) on the defenders' "
+                    "lead in the lowest-sides and as-dealt settings against clean-sides.",
+                    (9, 3.2)),
+        ]  # fmt: skip
+    return "\n".join(text)
 
 
 def _pairs(table: pd.DataFrame) -> str:
     by_lead = table.groupby("lead", sort=False).agg(
         pairs=("n", "size"), layouts_each=("n", "min"), mean_measured=("p_caught", "mean"),
-        mean_independent=("p_independent", "mean"),
+        mean_product=("p_independent", "mean"),
         mean_abs_difference=("difference", lambda d: d.abs().mean()),
-        share_inside_95=("inside", "mean"),
+        product_inside_95=("inside", "mean"),
     ).reset_index()  # fmt: skip
+    for column in ("mean_measured", "mean_product", "mean_abs_difference"):
+        by_lead[column] = by_lead[column].map("{:.3f}".format)
+    by_lead["product_inside_95"] = by_lead["product_inside_95"].map("{:.1%}".format)
     worst = table.reindex(table.difference.abs().sort_values(ascending=False).index).head(6)
-    columns = ["text_a", "text_b", "lead", "n", "p_caught", "p_caught_low", "p_caught_high",
-               "p_independent"]  # fmt: skip
-    return (
-        "<h3>Two catchable suits</h3><p>Every pair of catchable holdings of up to three cards "
-        "(clean suits elsewhere), measured with the solver, against the product rule "
-        "1 − (1 − p<sub>a</sub>)(1 − p<sub>b</sub>) of the single-suit rates that the bidders "
-        "use for a whole hand.</p>"
-        + _table(by_lead, 4)
-        + "<p>The pairs furthest from the product rule:</p>"
-        + _table(worst[columns], 4)
-        + _figure(lambda ax: plots.pair_independence(table, ax),
-                  "Two catchable suits, left defender leading: measured P(caught) against "
-                  "the product of the single-suit rates.", (6, 5))
-    )  # fmt: skip
+    shown = pd.DataFrame({
+        "pair": [f"{a} + {b}" for a, b in zip(worst.text_a, worst.text_b, strict=True)],
+        "lead": worst.lead,
+        "measured (95% CI)": [tables.share_text(p, lo, hi) for p, lo, hi in
+                              zip(worst.p_caught, worst.p_caught_low, worst.p_caught_high,
+                                  strict=True)],
+        "product rule": worst.p_independent.map("{:.3f}".format),
+    })  # fmt: skip
+    return "\n".join([
+        "<h2 id='pairs'>Two catchable suits</h2>",
+        _p("Every pair of catchable holdings of up to three cards (clean-sides setting), "
+           "against the product rule 1 − (1 − p_a)(1 − p_b) of the single-suit rates that the "
+           "bidders use for a whole hand."),
+        _table(by_lead), _p("The pairs furthest from the product rule:"), _table(shown),
+        _figure(_on_axes(lambda ax: plots.pair_independence(table, ax)),
+                "Two catchable suits, left defender leading: measured P(caught) against the "
+                "product of the single-suit rates.", (6, 5)),
+    ])  # fmt: skip
 
 
-def _ev(ev_table: pd.DataFrame) -> str:
+def _sharing(ev_table: pd.DataFrame) -> str:
+    m, p = tricks_when_caught(ev_table), break_even(ev_table)
     accept = float(ev_table.dealer_accepts.mean())
-    return (
-        "<h2>Solo or shared misère</h2>"
-        f"<p>{len(ev_table):,} misères bid in this run, judged before the talon. A "
-        f"risk-neutral dealer accepts an invitation exactly when the solo EV is positive: "
-        f"{accept:.1%} of them. Mean solo EV {ev_table.solo_ev.mean():+.1f} whists.</p>"
-        + _figure(lambda ax: plots.ev_scatter(ev_table, ax),
-                  "Each bid misère: solo EV (4 players, Sochi) against its catch probability.")
-    )  # fmt: skip
+    text = (f"{len(ev_table):,} misères played in this run, each judged before the talon over "
+            "its own random talons and layouts (four players, Sochi scoring, heuristic "
+            f"discard). A caught misère took m = {m.estimate:.2f} tricks on average (95% CI "
+            f"{m.low:.2f}–{m.high:.2f}), so a solo misère breaks even at P(caught) = "
+            f"{p.estimate:.3f} ({p.low:.3f}–{p.high:.3f}). Sharing gives each partner a third "
+            "of the solo result, so a risk-neutral dealer accepts exactly when the solo EV is "
+            f"positive: {accept:.1%} of these invitations.")  # fmt: skip
+    return "\n".join([
+        "<h2 id='sharing'>Solo or shared misère</h2>", _p(text),
+        _table(tables.misere_ev_summary(ev_table)),
+        _figure(_on_axes(lambda ax: plots.misere_ev(ev_table, ax, (p.estimate, p.low, p.high))),
+                "Each misère: the declarer's solo EV and each partner's EV when shared, against "
+                "its catch probability; the band is the break-even with its interval.",
+                (7, 4.2)),
+    ])  # fmt: skip
 
 
 def _method(spec: dict[str, Any]) -> str:
-    return (
-        "<h2>Method</h2><p>Deals are uniform (one unbiased draw per deal, unranked exactly). "
-        "Each seat's evaluator gives its highest bid; the auction follows the Codex (misère "
-        "only as a first bid, beaten only by a nine, note 40's tournament stop). The declarer "
-        "takes the talon, discards and names his contract; the played contract is solved "
-        "double-dummy with the first hand leading. Intervals are Wilson 95% for shares and "
-        "delta-method for ratios.</p>"
-        f"<pre>{html.escape(str(spec))}</pre>"
-    )
+    items = "".join(f"<dt>{_e(k)}</dt><dd>{_e(v)}</dd>" for k, v in spec.items())
+    return "\n".join([
+        "<h2 id='method'>Method</h2>",
+        _p("Deals are uniform (a counter-based random stream; deal i of a seed is always the "
+           "same deal). Each seat's evaluator gives its highest bid; the auction follows the "
+           "Codex (misère only as a first bid, beaten only by a nine, note 40's tournament "
+           "stop). The declarer takes the talon, discards and names his contract; the played "
+           "contract is solved double-dummy with the first hand leading. Intervals are Wilson "
+           "95% for shares and delta-method for ratios. The rules as modelled are in "
+           "docs/rules.md of the package's source."),
+        f"<dl class='spec'>{items}</dl>",
+    ])  # fmt: skip

@@ -1,13 +1,13 @@
-"""Figures, each drawn into a given matplotlib Axes (the report and the notebooks share them).
+"""Figures, each drawn on an Axes (or a Figure) it is given: the report draws on its own
+``Figure`` objects and the notebooks on theirs, so nothing here touches matplotlib's global
+state or backend.
 
->>> import matplotlib
->>> matplotlib.use("Agg")
->>> import matplotlib.pyplot as plt
+>>> from matplotlib.figure import Figure
 >>> import pandas as pd
 >>> summary = pd.DataFrame({"measure": ["played", "played"], "event": ["nine", "misère"],
-...     "count": [10, 5], "n": [1000, 1000], "frequency": [0.01, 0.005],
+...     "kind": "share", "count": [10, 5], "n": [1000, 1000], "estimate": [0.01, 0.005],
 ...     "low": [0.005, 0.002], "high": [0.018, 0.012]})
->>> fig, ax = plt.subplots()
+>>> ax = Figure().subplots()
 >>> nine_vs_misere(summary, ax)
 >>> len(ax.patches)
 2
@@ -18,24 +18,30 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
+from matplotlib.figure import Figure
 
 from prefstats.game.rules import LADDER
 
 MEASURE_LABELS = {"bid": "as bid", "played": "as played", "potential": "dealt potential"}
-NINE_EVENTS = ("nine", "nine or ten")
+SETTING_STYLE = {  # marker and colour of each catch-rate setting
+    "clean-sides": ("o", "tab:blue"),
+    "lowest-sides": ("^", "tab:orange"),
+    "as-dealt": ("s", "tab:green"),
+}
 
 
 def nine_vs_misere(summary: pd.DataFrame, ax: Axes) -> None:
-    """Bars of the frequency of a nine and of misère per measure, with 95% intervals."""
-    rows = summary[summary.event.isin(["misère", *NINE_EVENTS])]
-    rows = rows[~((rows.measure != "potential") & (rows.event == "nine or ten"))]
+    """Bars: the share of deals with a nine (9 or 10 tricks) and with misère per measure, with
+    95% intervals."""
+    rows = summary[summary.event.isin(["nine", "misère"]) & (summary.kind == "share")]
     measures = [m for m in MEASURE_LABELS if m in set(rows.measure)]
     width = 0.38
-    for offset, (label, events) in enumerate((("nine", NINE_EVENTS), ("misère", ("misère",)))):
-        part = rows[rows.event.isin(events)].set_index("measure").reindex(measures)
+    for offset, (event, label) in enumerate((("nine", "nine (9 or 10 tricks)"),
+                                             ("misère", "misère"))):  # fmt: skip
+        part = rows[rows.event == event].set_index("measure").reindex(measures)
         x = np.arange(len(measures)) + (offset - 0.5) * width
-        err = [part.frequency - part.low, part.high - part.frequency]
-        ax.bar(x, part.frequency, width, yerr=err, capsize=3, label=label)
+        err = [part.estimate - part.low, part.high - part.estimate]
+        ax.bar(x, part.estimate, width, yerr=err, capsize=3, label=label)
     ax.set_xticks(np.arange(len(measures)), [MEASURE_LABELS[m] for m in measures])
     ax.set_ylabel("share of deals")
     ax.set_yscale("log")
@@ -44,58 +50,61 @@ def nine_vs_misere(summary: pd.DataFrame, ax: Axes) -> None:
 
 
 def contract_frequencies(summary: pd.DataFrame, ax: Axes, measure: str = "played") -> None:
-    """Bars of every contract's frequency (log scale), with 95% intervals."""
+    """Bars: every contract's share of deals (log scale), with 95% intervals."""
     names = [str(c) for c in LADDER]
     part = summary[(summary.measure == measure) & summary.event.isin(names)]
     part = part.set_index("event").reindex(names)
-    err = [part.frequency - part.low, part.high - part.frequency]
-    ax.bar(range(len(names)), part.frequency.fillna(0), yerr=err, capsize=2, color="tab:blue")
+    err = [part.estimate - part.low, part.high - part.estimate]
+    ax.bar(range(len(names)), part.estimate.fillna(0), yerr=err, capsize=2, color="tab:blue")
     ax.set_xticks(range(len(names)), names, rotation=90)
     ax.set_yscale("log")
     ax.set_ylabel("share of deals")
     ax.set_title(f"Contracts {MEASURE_LABELS.get(measure, measure)}")
 
 
-def catch_heatmap(rates: pd.DataFrame, ax: Axes, max_cards: int = 4) -> None:
-    """P(caught) of each catchable holding (rows) under each lead (columns)."""
-    part = rates[rates.n_cards <= max_cards]
-    table = part.pivot_table(index="text", columns="lead", values="p_caught")
-    order = part.drop_duplicates("text").sort_values(["n_cards", "holding"])
-    table = table.reindex(order.text)[[c for c in ("own", "left", "right") if c in table]]
-    image = ax.imshow(table.to_numpy(), aspect="auto", cmap="Reds", vmin=0, vmax=1)
-    ax.set_yticks(range(len(table)), table.index, fontsize=6)
-    ax.set_xticks(range(table.shape[1]), [f"{c} lead" for c in table.columns])
-    ax.figure.colorbar(image, ax=ax, label="P(caught)")
-    ax.set_title(f"Catch rate by holding (up to {max_cards} cards)")
-
-
 def class_probabilities(exact: pd.Series, simulated: pd.DataFrame, ax: Axes) -> None:
-    """Suit-class probabilities: exact (bars) against simulated (points with 95% intervals)."""
+    """Suit-class probabilities: exact (bars) against simulated (points, 95% intervals)."""
     x = np.arange(len(exact))
     ax.bar(x, exact.to_numpy(), color="lightgray", label="exact")
     sim = simulated.reindex(exact.index)
-    err = [sim.frequency - sim.low, sim.high - sim.frequency]
-    ax.errorbar(x, sim.frequency, yerr=err, fmt="o", color="tab:red", label="simulated")
-    ax.set_xticks(x, exact.index)
+    err = [sim.share - sim.low, sim.high - sim.share]
+    ax.errorbar(x, sim.share, yerr=err, fmt="o", color="tab:red", label="simulated")
+    ax.set_xticks(x, [label.replace("_", " ") for label in exact.index])
     ax.set_ylabel("probability for one suit of a hand")
     ax.legend()
-    ax.set_title("Misère suit classes: exact vs simulated")
+    ax.set_title("Misère suit classes: exact and simulated")
 
 
-def ev_scatter(ev_table: pd.DataFrame, ax: Axes) -> None:
-    """Solo EV of each bid misère against its catch probability, by hand class."""
-    for name, part in ev_table.groupby("class"):
-        ax.scatter(part.p_caught, part.solo_ev, s=10, label=str(name), alpha=0.7)
-    ax.axhline(0, color="black", lw=0.8)
-    ax.set_xlabel("P(caught)")
-    ax.set_ylabel("solo EV, whists (4 players, Sochi)")
-    ax.legend(title="hand class")
-    ax.set_title("Bid misères: solo EV (dealer accepts above the line)")
+def catch_settings(rates: pd.DataFrame, fig: Figure, label: tuple[str, ...] = ()) -> None:
+    """Small multiples, one panel per holding length (1 to 4 cards): each catchable holding's
+    P(caught) on the defenders' lead (the mean of left and right) in ``lowest-sides`` and
+    ``as-dealt`` against ``clean-sides``; the holdings in ``label`` are named."""
+    lead = rates[rates.lead != "own"].groupby(["setting", "holding", "text", "n_cards"])
+    mean = lead.p_caught.mean().unstack("setting").reset_index()
+    axes = fig.subplots(1, 4, sharex=True, sharey=True)
+    for length, ax in enumerate(axes, start=1):
+        part = mean[(mean.n_cards == length) & mean["clean-sides"].notna()]
+        for setting in ("lowest-sides", "as-dealt"):
+            if setting in part:
+                marker, colour = SETTING_STYLE[setting]
+                ax.scatter(part["clean-sides"], part[setting], s=14, marker=marker,
+                           color=colour, alpha=0.75, label=setting)  # fmt: skip
+        named = part[part.text.isin(label)]
+        other = named["as-dealt"] if "as-dealt" in named else named["lowest-sides"]
+        for text, x, y in zip(named.text, named["clean-sides"], other, strict=True):
+            ax.annotate(text, (x, y), fontsize=7, xytext=(3, 3), textcoords="offset points")
+        ax.plot([0, 1], [0, 1], color="gray", lw=0.8)
+        ax.set_title(f"{length} card{'s' if length > 1 else ''}")
+        ax.set_xlabel("clean-sides")
+        ax.set_xlim(0, 1)
+        ax.set_ylim(0, 1)
+    axes[0].set_ylabel("P(caught), defenders' lead")
+    axes[0].legend(fontsize=7, loc="upper left")
 
 
 def pair_independence(table: pd.DataFrame, ax: Axes, lead: str = "left") -> None:
     """Measured P(caught) of two catchable suits against the product of their single-suit rates
-    (``catch.pair_independence``), one point per pair, for one lead."""
+    (``misere.tables.pair_independence``), one point per pair, for one lead."""
     part = table[table.lead == lead]
     inside = part.inside.to_numpy(dtype=bool)
     for mask, label, color in ((inside, "prediction inside the 95% interval", "tab:blue"),
@@ -118,13 +127,48 @@ def sensitivity(table: pd.DataFrame, ax: Axes) -> None:
     rates, tops = table.caught_rate.to_numpy(float), table.ratio_high.to_numpy(float)
     for xi, rate, top in zip(x, rates, tops, strict=True):
         if np.isfinite(rate) and np.isfinite(top):
-            ax.annotate(
-                f"{rate:.0%} caught", (xi, top), xytext=(0, 3), textcoords="offset points",
-                fontsize=7, ha="center", va="bottom",
-            )  # fmt: skip
+            ax.annotate(f"{rate:.0%} caught", (xi, top), xytext=(0, 3), textcoords="offset points",
+                        fontsize=7, ha="center", va="bottom")  # fmt: skip
     ax.axhline(1, color="gray", ls="--", lw=0.8)
     ax.margins(y=0.15)
     ax.set_xticks(x, table.label)
     ax.set_xlabel("misère risk limit of the bidders ('none': only safe hands)")
     ax.set_ylabel("misère / nine, as played")
     ax.set_title("How the played ratio depends on the bidders' misère risk")
+
+
+def calibration(table: pd.DataFrame, ax: Axes) -> None:
+    """The misère rows of ``results.bidder_calibration``: the share caught (95% intervals)
+    against the bidders' mean estimate, with the diagonal a calibrated estimate would follow."""
+    part = table[table.outcome == "caught"]
+    err = [part.share - part.low, part.high - part.share]
+    ax.errorbar(part.mean_estimate, part.share, yerr=err, fmt="o", capsize=3, color="tab:red")
+    top = float(max(part.high.max(), part.mean_estimate.max(), 0.1)) * 1.1
+    ax.plot([0, top], [0, top], color="gray", lw=0.8, ls="--")
+    ax.set_xlabel("bidders' estimated P(caught), band mean")
+    ax.set_ylabel("caught, double-dummy")
+    ax.set_title("Misères as bid: estimate against outcome")
+
+
+def misere_ev(ev_table: pd.DataFrame, ax: Axes, break_even: tuple[float, float, float]) -> None:
+    """Each misère of an EV table: the solo EV of the declarer and the dealer's EV if he shares
+    (4 players, Sochi) against its P(caught); clean and conditionally clean hands drawn last, so
+    on top; the break-even catch probability (with its interval) as a vertical band."""
+    catchable = ev_table["class"] == "catchable"
+    for mask, name, alpha in ((catchable, "catchable", 0.35), (~catchable, "no catchable suit",
+                                                               0.9)):  # fmt: skip
+        part = ev_table[mask]
+        ax.scatter(part.p_caught, part.solo_ev, s=8, alpha=alpha, color="tab:blue",
+                   marker="o" if name == "catchable" else "D",
+                   label=f"solo EV, {name} ({mask.sum():,})")  # fmt: skip
+        ax.scatter(part.p_caught, part.shared_ev, s=8, alpha=alpha, color="tab:orange",
+                   marker="o" if name == "catchable" else "D",
+                   label=f"shared EV, each partner, {name}")  # fmt: skip
+    point, low, high = break_even
+    ax.axvspan(low, high, color="gray", alpha=0.3)
+    ax.axvline(point, color="black", lw=1, label=f"break-even P(caught) {point:.2f}")
+    ax.axhline(0, color="black", lw=0.6)
+    ax.set_xlabel("P(caught) of the hand")
+    ax.set_ylabel("EV, whists")
+    ax.legend(fontsize=7)
+    ax.set_title("Misères played: solo or shared")

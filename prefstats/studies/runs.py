@@ -13,8 +13,7 @@ read. :func:`run_chunks` moves such a chunk aside into ``quarantine/``, says whi
 in one line, and recomputes it; :func:`load_run` refuses the run with the same line. A rerun of
 the same command skips the sealed chunks, so a stopped run loses at most the chunks in flight.
 
->>> import socket
-import tempfile
+>>> import tempfile
 >>> import numpy as np
 >>> def draws(spec: dict, chunk: Chunk) -> pd.DataFrame:
 ...     return pd.DataFrame({"row": np.arange(chunk.start, chunk.start + chunk.rows)})

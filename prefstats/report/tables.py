@@ -1,0 +1,141 @@
+"""Tables for reading: the studies' results with numbers formatted (thousands separators,
+percentages with their intervals, ratios in their own column) and one sentence of assumptions
+each; the report prints them and the notebooks show them.
+
+>>> share_text(0.0421, 0.0417, 0.0425)
+'4.21% (4.17–4.25%)'
+>>> ratio_text(2.1712, 2.14, 2.21)
+'2.17× (2.14–2.21)'
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from prefstats.report.plots import MEASURE_LABELS
+
+EVENT_LABELS = {
+    "nine": "nine (9 or 10 tricks)",
+    "nine only": "nine only (exactly 9)",
+    "ten": "ten",
+    "misère": "misère",
+    "all-pass": "all-pass",
+    "any game": "any game (6 or more tricks)",
+}
+MEASURE_TEXT = {
+    "bid": "the auction's winning bid, heuristic bidders",
+    "played": "the contract named after the talon, heuristic bidders",
+    "potential": "some seat makes it double-dummy with the talon and its best discard, the "
+    "first hand leading (misère: takes no trick)",
+}
+
+
+def share_text(share: float, low: float, high: float) -> str:
+    """A share with its interval, as percentages to three significant figures (of the share,
+    or of the upper bound when the share is 0), at most four decimals.
+
+    >>> share_text(0.0, 0.0, 0.0094)
+    '0% (0–0.940%)'
+    """
+    if not np.isfinite(share):
+        return "—"
+    scale = share if share > 0 else high
+    digits = min(4, max(0, 2 - int(np.floor(np.log10(max(scale * 100, 1e-9))))))
+    if share == 0:
+        return f"0% (0–{high:.{digits}%})"
+    return f"{share:.{digits}%} ({low * 100:.{digits}f}–{high:.{digits}%})"
+
+
+def ratio_text(ratio: float, low: float, high: float) -> str:
+    """A ratio with its interval."""
+    return f"{ratio:.2f}× ({low:.2f}–{high:.2f})" if np.isfinite(ratio) else "—"
+
+
+def headline(summary: pd.DataFrame, events: tuple[str, ...] = tuple(EVENT_LABELS)) -> pd.DataFrame:
+    """The shares of deals with a nine, misère and the other headline events, per measure."""
+    rows = summary[(summary.kind == "share") & summary.event.isin(events)]
+    return pd.DataFrame({
+        "measure": [MEASURE_LABELS.get(m, m) for m in rows.measure],
+        "event": [EVENT_LABELS[e] for e in rows.event],
+        "deals": [f"{c:,}" for c in rows["count"]],
+        "of": [f"{n:,}" for n in rows.n],
+        "share of deals (95% CI)": [share_text(*v) for v in rows[["estimate", "low", "high"]]
+                                    .itertuples(index=False)],
+    })  # fmt: skip
+
+
+def ratios(summary: pd.DataFrame) -> pd.DataFrame:
+    """The misère-to-nine ratio per measure, a nine being 9 or 10 tricks."""
+    rows = summary[summary.kind == "ratio"]
+    nines = summary[(summary.kind == "share") & (summary.event == "nine")].set_index("measure")
+    return pd.DataFrame({
+        "measure": [MEASURE_LABELS.get(m, m) for m in rows.measure],
+        "misères": [f"{c:,}" for c in rows["count"]],
+        "nines": [f"{int(nines.loc[m, 'count']):,}" for m in rows.measure],
+        "deals": [f"{n:,}" for n in rows.n],
+        "misère / nine (95% CI)": [ratio_text(*v) for v in rows[["estimate", "low", "high"]]
+                                   .itertuples(index=False)],
+    })  # fmt: skip
+
+
+def calibration(table: pd.DataFrame) -> pd.DataFrame:
+    """``results.bidder_calibration`` for reading."""
+    return pd.DataFrame({
+        "contracts": table.what,
+        "played": [f"{n:,}" for n in table.n],
+        "bidders' mean estimate of P(caught)": [
+            "—" if not np.isfinite(e) else f"{e:.3f}" for e in table.mean_estimate],
+        "outcome, double-dummy (95% CI)": [
+            f"{o} {share_text(s, lo, hi)}"
+            for o, s, lo, hi in zip(table.outcome, table.share, table.low, table.high,
+                                    strict=True)],
+    })  # fmt: skip
+
+
+def clean_misere(check: pd.DataFrame) -> pd.DataFrame:
+    """``results.clean_misere_check`` for reading: each definition, its exact probability and
+    the share of the run's dealt hands."""
+    return pd.DataFrame({
+        "a clean misère, defined as": [f"{n}: {d}" for n, d in zip(check.name, check.definition,
+                                                                   strict=True)],
+        "exact probability": [f"{f} ≈ {p:.3e}" for f, p in zip(check.fraction, check.probability,
+                                                              strict=True)],
+        "dealt hands of the run (95% CI)": [
+            f"{c:,} of {n:,}: {s:.3e} ({lo:.2e}–{hi:.2e})"
+            for c, n, s, lo, hi in zip(check["count"], check.hands, check.share, check.low,
+                                       check.high, strict=True)],
+    })  # fmt: skip
+
+
+def catch_comparison(table: pd.DataFrame) -> pd.DataFrame:
+    """``misere.tables.published_comparison`` for reading: P(caught) of each setting with its
+    interval (as-dealt marked when pooled by length), then the published figure."""
+    out = pd.DataFrame({"holding": table.holding, "lead": table.lead})
+    for setting in ("clean-sides", "lowest-sides", "as-dealt"):
+        if setting not in table:
+            continue
+        cells = []
+        for p, interval, pooled in zip(table[setting], table[f"{setting} 95% CI"],
+                                       table.get(f"{setting} pooled", [False] * len(table)),
+                                       strict=True):  # fmt: skip
+            mark = " pooled" if pooled is True else ""
+            cells.append("—" if pd.isna(p) else f"{p:.3f} ({interval}){mark}")
+        out[setting] = cells
+    out["published"] = [f"{p} ({lead})" if p else "—"
+                        for p, lead in zip(table.published, table["published lead"],
+                                           strict=True)]  # fmt: skip
+    return out
+
+
+def misere_ev_summary(ev_table: pd.DataFrame) -> pd.DataFrame:
+    """The misères of an EV table by hand class: how many, their mean P(caught), mean solo and
+    shared EV (whists, four players, Sochi) and how often a risk-neutral dealer accepts."""
+    groups = ev_table.groupby("class")
+    return pd.DataFrame({
+        "hands": groups.size().map("{:,}".format),
+        "mean P(caught)": groups.p_caught.mean().map("{:.3f}".format),
+        "mean solo EV": groups.solo_ev.mean().map("{:+.1f}".format),
+        "mean shared EV (each partner)": groups.shared_ev.mean().map("{:+.1f}".format),
+        "dealer accepts": groups.dealer_accepts.mean().map("{:.1%}".format),
+    }).rename_axis("hand class").reset_index()  # fmt: skip

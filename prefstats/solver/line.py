@@ -1,0 +1,136 @@
+"""The double-dummy play of a deal, card by card: every seat plays a card that keeps the
+solver's value (``solver.best_card``), so the line shows one way the value is reached.
+
+>>> from prefstats.game.cards import parse_hand
+>>> hands = [parse_hand("♠A K ♦7"), parse_hand("♠Q J ♥A"), parse_hand("♠10 ♥K Q")]
+>>> line = play_line(hands, trump=0, leader=1)
+>>> line.declarer_tricks, [trick.winner for trick in line.tricks]
+(2, [0, 0, 1])
+>>> print(line.format().splitlines()[1])
+  1  second hand leads  ♥A   ♥Q   ♠K   won by first hand    2
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from prefstats.game.cards import Style, format_card
+from prefstats.game.deal import N_SEATS, SEAT_NAMES
+from prefstats.solver import _beats, best_card, solve
+from prefstats.solver._search import NO_TRUMP
+
+TRUMP_NAMES = ("♠", "♣", "♦", "♥")
+
+
+@dataclass(frozen=True)
+class LineTrick:
+    """One trick of a play line: the leader, the cards in play order, the winner, and after
+    each card the tricks the declarer takes from this trick on with best play by all."""
+
+    leader: int
+    cards: tuple[int, ...]
+    winner: int
+    to_come: tuple[int, ...]
+
+    @property
+    def seats(self) -> tuple[int, ...]:
+        """The seat of each card, in play order."""
+        return tuple((self.leader + step) % N_SEATS for step in range(len(self.cards)))
+
+
+@dataclass(frozen=True)
+class PlayLine:
+    """A double-dummy play line of a deal: its contract, the tricks, the declarer's total."""
+
+    hands: tuple[int, ...]
+    trump: int | None
+    misere: bool
+    declarer: int
+    leader: int
+    tricks: tuple[LineTrick, ...]
+
+    @property
+    def declarer_tricks(self) -> int:
+        """The tricks the declarer takes along the line (the solver's value)."""
+        return sum(trick.winner == self.declarer for trick in self.tricks)
+
+    def contract_text(self) -> str:
+        """``misère``, ``no trump`` or the trump suit."""
+        if self.misere:
+            return "misère"
+        return "no trump" if self.trump is None else f"{TRUMP_NAMES[self.trump]} trumps"
+
+    def format(self, style: Style = "en") -> str:
+        """The line as text: a heading, then one line per trick."""
+        lines = [f"{self.contract_text()}, declarer {SEAT_NAMES[self.declarer]}: "
+                 f"{self.declarer_tricks} tricks, double-dummy; the declarer's tricks from each "
+                 "trick on in the last column"]  # fmt: skip
+        for number, trick in enumerate(self.tricks, start=1):
+            cards = "".join(f"{format_card(c, style):<5}" for c in trick.cards)
+            leads, winner = SEAT_NAMES[trick.leader] + " leads", SEAT_NAMES[trick.winner]
+            lines.append(f"{number:>3}  {leads:<18} {cards}won by {winner:<12} "
+                         f"{trick.to_come[0]:>2}")  # fmt: skip
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        head = "".join(f"<th>{name}</th>" for name in ("trick", *SEAT_NAMES, "won by",
+                                                        "declarer's tricks from here"))  # fmt: skip
+        rows = []
+        for number, trick in enumerate(self.tricks, start=1):
+            by_seat = dict(zip(trick.seats, trick.cards, strict=True))
+            cells = [_card_html(by_seat[s], s == trick.leader) for s in range(N_SEATS)]
+            rows.append(f"<tr><td>{number}</td>{''.join(cells)}<td>{SEAT_NAMES[trick.winner]}"
+                        f"</td><td>{trick.to_come[0]}</td></tr>")  # fmt: skip
+        title = f"{self.contract_text()}, declarer {SEAT_NAMES[self.declarer]}"
+        return (f"<table><caption>{title}: {self.declarer_tricks} tricks (underlined: the "
+                f"lead)</caption><tr>{head}</tr>{''.join(rows)}</table>")  # fmt: skip
+
+    def __str__(self) -> str:
+        return self.format()
+
+
+def _card_html(card: int, lead: bool) -> str:
+    colour = "#c00" if card >> 3 in (2, 3) else "#000"
+    text = format_card(card)
+    return f"<td style='color:{colour}'>{'<u>' + text + '</u>' if lead else text}</td>"
+
+
+def play_line(
+    hands: Sequence[int],
+    *,
+    trump: int | None = None,
+    misere: bool = False,
+    declarer: int = 0,
+    leader: int = 0,
+) -> PlayLine:
+    """The double-dummy play of three equal hands (seats 0, 1, 2): at every turn the card
+    ``best_card`` picks, so the declarer takes exactly ``solve``'s value of tricks."""
+    remaining = [int(h) for h in hands]
+    value = solve(remaining, trump=trump, misere=misere, declarer=declarer, leader=leader)
+    tricks, won = [], 0
+    to_lead = leader
+    while remaining[to_lead]:
+        played: list[int] = []
+        to_come = []
+        for _ in range(N_SEATS):
+            card, tricks_on = best_card(remaining, played, trump=trump, misere=misere,
+                                        declarer=declarer, leader=to_lead)  # fmt: skip
+            remaining[(to_lead + len(played)) % N_SEATS] &= ~(1 << card)
+            played.append(card)
+            to_come.append(tricks_on)
+        winner = _winner(played, to_lead, trump)
+        tricks.append(LineTrick(to_lead, tuple(played), winner, tuple(to_come)))
+        won += winner == declarer
+        to_lead = winner
+    assert won == value, "a play line keeps the solver's value"
+    return PlayLine(tuple(int(h) for h in hands), trump, misere, declarer, leader, tuple(tricks))
+
+
+def _winner(cards: list[int], leader: int, trump: int | None) -> int:
+    """The seat that wins a complete trick (docs/rules.md, "Play")."""
+    best, winner = cards[0], leader
+    for step, card in enumerate(cards[1:], start=1):
+        if _beats(card, best, NO_TRUMP if trump is None else trump):
+            best, winner = card, (leader + step) % N_SEATS
+    return winner
