@@ -23,6 +23,7 @@ BENCHMARKS = {
     "calibration": "prefstats.benchmarks.calibration",
     "misere": "prefstats.benchmarks.misere",
     "study": "prefstats.benchmarks.study",
+    "potential": "prefstats.benchmarks.potential",
 }
 SEAT_NAMES = ("first", "second", "third")
 
