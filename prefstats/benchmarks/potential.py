@@ -4,7 +4,9 @@ Deals are uniform full deals (10/10/10 cards and a 2-card talon) from a fixed se
 is one ``potential_many`` call over all of them, in a fresh thread (so with an empty
 transposition table), after a warm-up call on other deals that loads the compiled kernels:
 ``min_level=6`` (the highest contract from six up and the clean misère of every seat, as the
-default study asks) and ``min_level=9`` (nine or better, ten, clean misère).
+default study asks) and ``min_level=9`` (nine or better, ten, clean misère). Then the share of
+questions (a deal, seat and strain; or a deal and seat for misère) that each exact bound settled
+without a search, from ``potential_many(stats=...)``.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from prefstats.solver import potential_many
+from prefstats.solver import POTENTIAL_STATS, potential_many
 
 N_DEALS = 2000
 SEED = 20240613
@@ -47,14 +49,31 @@ def _cold(call: Callable[[], Any]) -> tuple[Any, float]:
         return result, time.perf_counter() - start
 
 
+def _shares(stats: np.ndarray) -> list[str]:
+    """Lines naming each counter with its share of the questions it counts among."""
+    names = dict(zip(POTENTIAL_STATS, stats.tolist(), strict=True))
+    strains, miseres, deals = (
+        names["strain questions"], names["misère questions"], names["deals"]
+    )  # fmt: skip
+    lines = []
+    for name, count in names.items():
+        if name in ("deals", "strain questions", "misère questions"):
+            continue
+        whole = deals if name.startswith("deals") else miseres if "misère" in name else strains
+        lines.append(f"    {name}: {count / max(whole, 1):.1%}")
+    return lines
+
+
 def main(n: int = N_DEALS) -> None:
-    """Print milliseconds per deal of the potential from six and from nine."""
+    """Print milliseconds per deal of the potential from six and from nine, and what settled
+    its questions."""
     deals = random_full_deals(n)
     _cold(lambda: potential_many(random_full_deals(WARM_UP_DEALS, seed=SEED + 1)))
     print(f"dealt potential on {n:,} random deals, one core, all three seats, per deal")
     for min_level in LEVELS:
+        stats = np.zeros(len(POTENTIAL_STATS), dtype=np.int64)
         (best, clean), seconds = _cold(
-            lambda level=min_level: potential_many(deals, min_level=level)
+            lambda level=min_level, out=stats: potential_many(deals, min_level=level, stats=out)
         )
         made = (best >= 0).mean()
         print(
@@ -62,6 +81,7 @@ def main(n: int = N_DEALS) -> None:
             f"({seconds:.2f} s; a contract from {min_level} in {made:.1%} of seats, "
             f"clean misère in {clean.mean():.1%})"
         )
+        print("\n".join(_shares(stats)))
 
 
 if __name__ == "__main__":

@@ -32,6 +32,7 @@ import numpy as np
 from prefstats.solver import _search
 
 __all__ = [
+    "POTENTIAL_STATS",
     "best_card",
     "best_discard",
     "best_discard_many",
@@ -49,6 +50,19 @@ TALON = 2  # cards the declarer discards after taking the talon
 SUIT_CARDS = _search.SUIT_MASK  # the 8 bits of one suit
 CHUNKS_PER_JOB = 4  # chunks per worker thread in solve_many, for load balance
 LAYOUT_ROWS = 1000  # rows of one hand from which solve_many and makes_many use the large table
+# Counters that potential_many(stats=...) adds to, in order (see _search.STAT_*).
+POTENTIAL_STATS = (
+    "deals",
+    "strain questions",
+    "strain questions settled without search",
+    "... by the level already found",
+    "... by the defence's sure tricks against every discard",
+    "strain questions settled by one late-discard search",
+    "misère questions",
+    "misère questions settled without search",
+    "deals settled without search",
+)
+N_STATS = _search.N_STATS
 
 _local = threading.local()
 
@@ -483,14 +497,16 @@ def _beats(card: int, best: int, trump: int) -> bool:
 
 
 def potential_many(
-    deals: np.ndarray, *, min_level: int = 6, n_jobs: int = 1
+    deals: np.ndarray, *, min_level: int = 6, n_jobs: int = 1, stats: np.ndarray | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
     """Dealt potential of every seat: for each deal (first, second, third hand, talon) and seat,
     the highest contract it makes double-dummy with the talon, its best discard and best trump,
     the first hand leading, as a ladder rank of ``prefstats.rules.LADDER`` (-1: nothing from
     ``min_level`` up); and whether it takes no trick on misère likewise (a clean misère).
 
-    Returns ``(best int8 (n, 3), clean bool (n, 3))``.
+    Returns ``(best int8 (n, 3), clean bool (n, 3))``. ``stats``, an int64 array of
+    ``len(POTENTIAL_STATS)`` counters, gets added what settled the questions (one per deal,
+    seat and strain, or per deal and seat for misère), named by ``POTENTIAL_STATS``.
 
     >>> from prefstats.deal import Deal
     >>> deal = Deal.parse("♠7 8 9 10 J Q K A ♣A ♦A | ♣7 8 9 10 J Q K ♦7 8 9 | "
@@ -505,13 +521,24 @@ def potential_many(
     full = _check_deals(deals)
     if not 6 <= min_level <= 10:
         raise ValueError(f"min_level must be 6..10, got {min_level}")
+    if stats is not None and (
+        not isinstance(stats, np.ndarray) or stats.dtype != np.int64 or stats.shape != (N_STATS,)
+    ):
+        raise ValueError(f"stats must be an int64 array of shape ({N_STATS},)")
     code = np.full((len(full), N_SEATS), -1, dtype=np.int8)
     clean = np.zeros((len(full), N_SEATS), dtype=np.bool_)
+    counts: list[np.ndarray] = []
 
     def run(chunk: slice) -> None:
-        _search.potential_batch(full[chunk], min_level, _table(), code[chunk], clean[chunk])
+        chunk_stats = np.zeros(N_STATS, dtype=np.int64)
+        _search.potential_batch(
+            full[chunk], min_level, _table(), code[chunk], clean[chunk], chunk_stats
+        )
+        counts.append(chunk_stats)
 
     _run_chunks(run, len(full), _check_jobs(n_jobs))
+    if stats is not None:
+        stats += np.sum(counts, axis=0, dtype=np.int64)
     # Kernel code level*5 + strain -> ladder rank (misère sits between 8NT and 9♠).
     to_rank = np.full(11 * 5, -1, dtype=np.int8)
     for rank, contract in enumerate(LADDER):
