@@ -14,6 +14,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -73,7 +74,7 @@ def main(n: int = N_DEALS) -> None:
     for min_level in LEVELS:
         stats = np.zeros(len(POTENTIAL_STATS), dtype=np.int64)
         (best, clean), seconds = _cold(
-            lambda level=min_level, out=stats: potential_many(deals, min_level=level, stats=out)
+            partial(potential_many, deals, min_level=min_level, stats=stats)
         )
         made = (best >= 0).mean()
         print(

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from itertools import combinations, pairwise
@@ -40,6 +41,7 @@ __all__ = [
     "potential_many",
     "solve",
     "solve_many",
+    "timed_solves",
 ]
 
 N_SEATS = 3
@@ -288,6 +290,66 @@ def _run_chunks(run: object, n_rows: int, n_jobs: int) -> None:
     with ThreadPoolExecutor(max_workers=n_jobs) as pool:
         for future in [pool.submit(run, slice(a, b)) for a, b in pairwise(edges)]:
             future.result()
+
+
+def timed_solves(
+    hands: np.ndarray,
+    *,
+    trump: int | np.ndarray | None = None,
+    misere: bool = False,
+    declarer: int = 0,
+    leader: int = 0,
+    target: int | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Time each deal's solve alone, for benchmarks: ``(milliseconds float64 (n,), nodes int64
+    (n,))``, nodes being the trick-start positions searched.
+
+    Each row of ``hands`` goes through its own kernel call, timed around the call, with one
+    fresh transposition table reused from row to row as in ``solve_many``. ``trump`` may give a
+    suit for every row; with ``target`` each row is a ``makes_many`` question instead.
+
+    >>> millis, nodes = timed_solves(np.array([[0b11, 0b1100, 0b110000]], dtype=np.uint32))
+    >>> millis.shape, int(nodes[0]) >= 0
+    ((1,), True)
+    """
+    array = _check_array(hands)
+    trumps = _row_trumps(trump, misere, len(array))
+    declarer = _check_seat("declarer", declarer)
+    leader = _check_seat("leader", leader)
+    if target is not None and (isinstance(target, bool) or not 0 <= target <= MAX_HAND):
+        raise ValueError(f"target must be None or 0..{MAX_HAND}, got {target!r}")
+    table = _search.new_table()
+    millis = np.zeros(len(array))
+    nodes = np.zeros(len(array), dtype=np.int64)
+    values = np.zeros(1, dtype=np.int8)
+    made = np.zeros(1, dtype=np.bool_)
+    for row in range(len(array)):
+        one, trump_code = array[row : row + 1], int(trumps[row])
+        start = time.perf_counter_ns()
+        if target is None:
+            _search.solve_batch(
+                one, trump_code, int(misere), declarer, leader, table, values, nodes[row : row + 1]
+            )
+        else:
+            _search.makes_batch(
+                one, target, trump_code, int(misere), declarer, leader, table, made,
+                nodes[row : row + 1],
+            )  # fmt: skip
+        millis[row] = (time.perf_counter_ns() - start) / 1e6
+    return millis, nodes
+
+
+def _row_trumps(trump: int | np.ndarray | None, misere: bool, n_rows: int) -> np.ndarray:
+    """The kernel's trump code for every row: one contract for all, or a suit per row."""
+    if not isinstance(trump, np.ndarray):
+        return np.full(n_rows, _check_contract(trump, misere), dtype=np.int64)
+    if misere:
+        raise ValueError("misère is played without trumps (Codex 3.6.7)")
+    if trump.shape != (n_rows,) or not np.issubdtype(trump.dtype, np.integer):
+        raise ValueError(f"trump as an array must hold one suit per row, got {trump.shape}")
+    if n_rows and (trump.min() < 0 or trump.max() >= N_SUITS):
+        raise ValueError("trump as an array must hold suits 0..3")
+    return trump.astype(np.int64)
 
 
 def makes_many(
