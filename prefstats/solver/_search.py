@@ -598,6 +598,7 @@ def _misere_lead_order(
     """Misère leads: the declarer leads low; the defence leads where the declarer must win."""
     first = 0
     second = 0
+    top_low = -1
     for suit in range(N_SUITS):
         held = _suit_of(hand, suit)
         if held == 0:
@@ -607,12 +608,22 @@ def _misere_lead_order(
         if seat == DECLARER:
             others = _suit_of(present, suit) & ~held
             if others and HIGH_BIT[others] > LOW_BIT[held]:
-                first |= 1 << low
+                if LOW_BIT[held] > top_low:
+                    second |= first
+                    first = 1 << low
+                    top_low = LOW_BIT[held]
+                else:
+                    second |= 1 << low
             else:
                 second |= 1 << low
         elif declarer_held:
             if LOW_BIT[declarer_held] > LOW_BIT[held]:
-                first |= 1 << low
+                if LOW_BIT[declarer_held] > top_low:
+                    second |= first
+                    first = 1 << low
+                    top_low = LOW_BIT[declarer_held]
+                else:
+                    second |= 1 << low
             else:
                 second |= 1 << low
     return first & moves, second & moves, 0
