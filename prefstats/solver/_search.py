@@ -447,8 +447,18 @@ def _hint_card(hint: int, moves: int, present: int) -> int:
 
 
 @njit(cache=True, nogil=True)
+def _cashable_in_suit(held: int, others_a: int, others_b: int, present: int, suit: int) -> int:
+    """Tricks the leader cashes in one suit before anyone ruffs: his top cards in a row, or all
+    his cards of the suit once those tops outlast both others' cards of it."""
+    tops = int(TOP_RUN[(_suit_of(present, suit) << SUIT_BITS) | held])
+    longest = max(BIT_COUNT[_suit_of(others_a, suit)], BIT_COUNT[_suit_of(others_b, suit)])
+    return int(BIT_COUNT[held]) if tops >= longest else tops
+
+
+@njit(cache=True, nogil=True)
 def _cashable(hand: int, others_a: int, others_b: int, present: int, trump: int) -> int:
-    """Tricks the leader can cash at once with top cards, keeping the lead throughout.
+    """Tricks the leader can cash at once with top cards (and long cards once the others are
+    out of the suit), keeping the lead throughout.
 
     In a side suit the count is capped by the length of any other player who holds a trump,
     since a void player with trumps must ruff.
@@ -458,7 +468,7 @@ def _cashable(hand: int, others_a: int, others_b: int, present: int, trump: int)
         held = _suit_of(hand, suit)
         if held == 0:
             continue
-        tops = int(TOP_RUN[(_suit_of(present, suit) << SUIT_BITS) | held])
+        tops = _cashable_in_suit(held, others_a, others_b, present, suit)
         if tops and trump >= 0 and suit != trump:
             for other in (others_a, others_b):
                 if _suit_of(other, trump):
@@ -1178,7 +1188,7 @@ def _spare_cashable(
         held = _suit_of(hand, suit)
         if held == 0:
             continue
-        tops = int(TOP_RUN[(_suit_of(present, suit) << SUIT_BITS) | held])
+        tops = _cashable_in_suit(held, others_a, others_b, present, suit)
         if tops and trump >= 0 and suit != trump:
             if _suit_of(others_a, trump):
                 tops = min(tops, max(0, int(BIT_COUNT[_suit_of(others_a, suit)]) - spare_a))
