@@ -486,13 +486,26 @@ def _top_trumps(hand: int, present: int, trump: int) -> int:
 
 
 @njit(cache=True, nogil=True)
+def _trumps_over(hand: int, declarer: int, trump: int) -> int:
+    """A defender's trumps above all the declarer's: each falls in a trick the defence wins
+    (only the other defender can play a higher trump to it)."""
+    if trump < 0:
+        return 0
+    held = _suit_of(hand, trump)
+    theirs = _suit_of(declarer, trump)
+    if theirs == 0:
+        return int(BIT_COUNT[held])
+    return int(BIT_COUNT[held >> (HIGH_BIT[theirs] + 1)])
+
+
+@njit(cache=True, nogil=True)
 def _contract_bounds(
     hd: int, hl: int, hr: int, leader: int, trump: int, n_tricks: int
 ) -> tuple[int, int]:
     """Lower and upper bounds on the declarer's tricks in a contract."""
     present = hd | hl | hr
     lower = _top_trumps(hd, present, trump)
-    defence = max(_top_trumps(hl, present, trump), _top_trumps(hr, present, trump))
+    defence = max(_trumps_over(hl, hd, trump), _trumps_over(hr, hd, trump))
     if leader == DECLARER:
         lower = max(lower, _cashable(hd, hl, hr, present, trump))
     elif leader == 1:
@@ -1203,7 +1216,7 @@ def _late_defence(hd: int, hl: int, hr: int, leader: int, trump: int, spare: int
     """Tricks the defence takes for sure in the late-discard game: a defender's top trumps in a
     row, or what a defender on lead cashes at once."""
     present = hd | hl | hr
-    defence = max(_top_trumps(hl, present, trump), _top_trumps(hr, present, trump))
+    defence = max(_trumps_over(hl, hd, trump), _trumps_over(hr, hd, trump))
     if leader == 1:
         defence = max(defence, _spare_cashable(hl, hd, hr, spare, 0, present, trump))
     elif leader == 2:
