@@ -526,6 +526,7 @@ def _misere_bounds(hd: int, hl: int, hr: int, leader: int, n_tricks: int) -> tup
     Then he plays under every card they lead, whatever they discard, so never wins a trick and
     never leads: he takes none. On lead he is safe too if he can lead his lowest card of a suit
     where a defender must overtake it, and stays safe once that trick is gone.
+    Caught at once: a defender on lead takes him at least one trick (``_forced_catch``).
     """
     defence = hl | hr
     stuck = True
@@ -547,7 +548,9 @@ def _misere_bounds(hd: int, hl: int, hr: int, leader: int, n_tricks: int) -> tup
     if leader != DECLARER:
         if unsafe_suits == 0:
             return 0, 0
-        return (n_tricks if stuck and can_force else 0), n_tricks
+        if stuck and can_force:
+            return n_tricks, n_tricks
+        return (1 if _forced_catch(hd, leader_hand, hl | hr) else 0), n_tricks
     if stuck:
         return n_tricks, n_tricks
     for suit in range(N_SUITS):
@@ -556,6 +559,23 @@ def _misere_bounds(hd: int, hl: int, hr: int, leader: int, n_tricks: int) -> tup
         if _safe_exit(_suit_of(hd, suit), _suit_of(hl, suit), _suit_of(hr, suit)):
             return 0, 0
     return 0, n_tricks
+
+
+@njit(cache=True, nogil=True)
+def _forced_catch(hd: int, leader_hand: int, defence: int) -> bool:
+    """Misère, a defender on lead: does some suit catch the declarer at once? The leader leads
+    his lowest card of it, the other defender plays his lowest (or discards), and every card
+    the declarer holds in the suit is above both."""
+    partner_hand = defence & ~leader_hand
+    for suit in range(N_SUITS):
+        held = _suit_of(hd, suit)
+        led = _suit_of(leader_hand, suit)
+        if held == 0 or led == 0 or LOW_BIT[led] > LOW_BIT[held]:
+            continue
+        partner = _suit_of(partner_hand, suit)
+        if partner == 0 or LOW_BIT[partner] < LOW_BIT[held]:
+            return True
+    return False
 
 
 @njit(cache=True, nogil=True)
