@@ -499,6 +499,18 @@ def _trumps_over(hand: int, declarer: int, trump: int) -> int:
 
 
 @njit(cache=True, nogil=True)
+def _outranked_suit(hd: int, present: int) -> int:
+    """1 if the declarer, on lead, holds a suit whose top card a defender holds: then the
+    defence takes a trick. (Winning every trick, he would lead every trick, so lead that suit
+    at last, and its top card, kept for that, would win or be ruffed by the other defender.)"""
+    for suit in range(N_SUITS):
+        held = _suit_of(hd, suit)
+        if held and HIGH_BIT[_suit_of(present, suit)] > HIGH_BIT[held]:
+            return 1
+    return 0
+
+
+@njit(cache=True, nogil=True)
 def _contract_bounds(
     hd: int, hl: int, hr: int, leader: int, trump: int, n_tricks: int
 ) -> tuple[int, int]:
@@ -508,6 +520,7 @@ def _contract_bounds(
     defence = max(_trumps_over(hl, hd, trump), _trumps_over(hr, hd, trump))
     if leader == DECLARER:
         lower = max(lower, _cashable(hd, hl, hr, present, trump))
+        defence = max(defence, _outranked_suit(hd, present))
     elif leader == 1:
         defence = max(defence, _cashable(hl, hd, hr, present, trump))
     else:
