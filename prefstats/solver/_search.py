@@ -499,13 +499,15 @@ def _trumps_over(hand: int, declarer: int, trump: int) -> int:
 
 
 @njit(cache=True, nogil=True)
-def _outranked_suit(hd: int, present: int) -> int:
-    """1 if the declarer, on lead, holds a suit whose top card a defender holds: then the
-    defence takes a trick. (Winning every trick, he would lead every trick, so lead that suit
-    at last, and its top card, kept for that, would win or be ruffed by the other defender.)"""
+def _outranked_suit(hd: int, present: int, spare: int) -> int:
+    """1 if the declarer, on lead, holds more than ``spare`` cards of a suit whose top card a
+    defender holds: then the defence takes a trick. (Winning every trick, he would lead every
+    trick, so lead that suit at last, and its top card, kept for that, would win or be ruffed
+    by the other defender. Spare cards of the late-discard game may stay unplayed, and he
+    drops cards only when following.)"""
     for suit in range(N_SUITS):
         held = _suit_of(hd, suit)
-        if held and HIGH_BIT[_suit_of(present, suit)] > HIGH_BIT[held]:
+        if BIT_COUNT[held] > spare and HIGH_BIT[_suit_of(present, suit)] > HIGH_BIT[held]:
             return 1
     return 0
 
@@ -520,7 +522,7 @@ def _contract_bounds(
     defence = max(_trumps_over(hl, hd, trump), _trumps_over(hr, hd, trump))
     if leader == DECLARER:
         lower = max(lower, _cashable(hd, hl, hr, present, trump))
-        defence = max(defence, _outranked_suit(hd, present))
+        defence = max(defence, _outranked_suit(hd, present, 0))
     elif leader == 1:
         defence = max(defence, _cashable(hl, hd, hr, present, trump))
     else:
@@ -1246,11 +1248,14 @@ def _spare_cashable(
 
 @njit(cache=True, nogil=True)
 def _late_defence(hd: int, hl: int, hr: int, leader: int, trump: int, spare: int) -> int:
-    """Tricks the defence takes for sure in the late-discard game: a defender's top trumps in a
-    row, or what a defender on lead cashes at once."""
+    """Tricks the defence takes for sure in the late-discard game: a defender's trumps above
+    all the declarer's, what a defender on lead cashes at once, or the trick a declarer on lead
+    loses in a suit he cannot drop whose top card a defender holds."""
     present = hd | hl | hr
     defence = max(_trumps_over(hl, hd, trump), _trumps_over(hr, hd, trump))
-    if leader == 1:
+    if leader == DECLARER:
+        defence = max(defence, _outranked_suit(hd, present, spare))
+    elif leader == 1:
         defence = max(defence, _spare_cashable(hl, hd, hr, spare, 0, present, trump))
     elif leader == 2:
         defence = max(defence, _spare_cashable(hr, hd, hl, spare, 0, present, trump))
