@@ -8,7 +8,7 @@ import pytest
 
 from prefstats.deal import deal_many
 from prefstats.rules import LADDER, Contract, Strain
-from prefstats.solver import best_discard, potential_many, solve
+from prefstats.solver import POTENTIAL_STATS, best_discard, potential_many, solve
 
 GOLDEN = Path(__file__).parent / "golden" / "potential_2000.npz"
 
@@ -118,3 +118,25 @@ def test_potential_errors(deals):
         potential_many(bad)
     with pytest.raises(ValueError, match="min_level"):
         potential_many(deals, min_level=5)
+
+
+def test_stats_count_every_question(deals):
+    stats = np.zeros(len(POTENTIAL_STATS), dtype=np.int64)
+    potential_many(deals, stats=stats)
+    counts = dict(zip(POTENTIAL_STATS, stats.tolist(), strict=True))
+    n = len(deals)
+    assert counts["deals"] == n
+    assert counts["strain questions"] == 5 * 3 * n
+    assert counts["misère questions"] == 3 * n
+    settled = [
+        counts["... by the level already found"],
+        counts["... by the defence's sure tricks against every discard"],
+    ]
+    assert sum(settled) <= counts["strain questions settled without search"]
+    assert counts["strain questions settled by one late-discard search"] > 0
+    assert counts["misère questions settled without search"] <= counts["misère questions"]
+    twice = stats.copy()
+    potential_many(deals, stats=twice, n_jobs=2)  # adds to the counters, chunks summed
+    assert twice[0] == 2 * n
+    with pytest.raises(ValueError, match="stats"):
+        potential_many(deals, stats=np.zeros(3, dtype=np.int64))

@@ -19,9 +19,12 @@ Speed comes from: a transposition table probed at trick starts and keyed on rela
 holds each remaining card of each suit, played cards squeezed out, seats relative to the declarer,
 non-trump suits sorted), holding lower and upper bounds; trying one card per run of equivalent
 cards; move ordering per side and contract (and the leader's card that last decided the
-position, kept in the table); quick-trick bounds in contracts and "stuck"/"safe" bounds in
-misère; plain minimax for the last two tricks. The table is 2 MB for random deals (it stays in
-cache) and 32 MB for many layouts of one hand, whose rows share positions (``solver._table_for``).
+position, kept in the table); quick-trick and sure-loser bounds in contracts and
+"stuck"/"safe"/"caught at once" bounds in misère; plain minimax for the last two tricks. The
+dealt potential (``potential_batch``) proves "no discard makes it" with one late-discard search
+(the declarer drops his two cards only when he needs to) instead of one search per discard.
+The table is 2 MB for random deals (it stays in cache) and 32 MB for many layouts of one hand,
+whose rows share positions (``solver._table_for``).
 """
 
 from __future__ import annotations
@@ -1556,7 +1559,7 @@ def potential_batch(
     (``STAT_*``) what settled the questions.
 
     Strains are tried from no-trump down, so a later strain only needs one level more than the
-    best so far.
+    best so far (``_strain_value``); a clean misère is asked discard by discard.
     """
     for row in range(deals.shape[0]):
         talon = int(deals[row, 3])
