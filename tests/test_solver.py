@@ -12,7 +12,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from prefstats.game.cards import Suit, parse_hand
-from prefstats.solver import _forget, best_card, best_discard, makes_many, solve, solve_many
+from prefstats.solver import (
+    _forget,
+    best_card,
+    best_discard,
+    makes_many,
+    solve,
+    solve_many,
+    timed_solves,
+)
 from tests.naive import clear_cache, naive_best_discard, naive_value
 
 N_SEATS = 3
@@ -387,3 +395,17 @@ def test_large_table_for_layouts_of_one_hand_gives_the_same_answers(trump, miser
     target = 0 if misere else 5
     made = makes_many(deals, target, trump=trump, misere=misere, declarer=1)
     np.testing.assert_array_equal(made, whole <= target if misere else whole >= target)
+
+
+def test_timed_solves_counts_nodes_with_one_table_for_all_rows() -> None:
+    hands = random_deals(np.random.default_rng(21), 3, 10)
+    twice = np.concatenate([hands, hands])
+    millis, nodes = timed_solves(twice, trump=np.array([0, 1, 2, 0, 1, 2]))
+    assert millis.shape == (6,) and (millis >= 0).all()
+    assert (nodes[:3] > 0).all() and (nodes[3:] == 0).all()  # the repeats come from the table
+    _, made_nodes = timed_solves(hands, misere=True, target=0)
+    assert made_nodes.shape == (3,)
+    with pytest.raises(ValueError, match="misère"):
+        timed_solves(hands, trump=np.array([0, 1, 2]), misere=True)
+    with pytest.raises(ValueError, match="one suit per row"):
+        timed_solves(hands, trump=np.array([0, 1]))

@@ -12,11 +12,11 @@ from __future__ import annotations
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from prefstats.solver import _search, solve_many
+from prefstats.solver import solve_many, timed_solves
 
 N_DEALS = 2000
 SEED = 20240601
@@ -57,47 +57,8 @@ def longest_suit(hands: np.ndarray, seat: int = 0) -> np.ndarray:
     return np.argmax(np.stack(lengths, axis=1), axis=1)
 
 
-def _time_rows(call: Callable[[int], int], n: int) -> tuple[np.ndarray, np.ndarray]:
-    """Run ``call(deal) -> nodes`` for deals 0..n-1; return milliseconds and nodes per deal."""
-    millis = np.empty(n)
-    nodes = np.empty(n, dtype=np.int64)
-    for deal in range(n):
-        start = time.perf_counter_ns()
-        nodes[deal] = call(deal)
-        millis[deal] = (time.perf_counter_ns() - start) / 1e6
-    return millis, nodes
-
-
-def _exact(hands: np.ndarray, trumps: np.ndarray, misere: int, leader: int) -> Callable:
-    table = _search.new_table()
-    out = np.zeros(1, dtype=np.int8)
-    nodes = np.zeros(1, dtype=np.int64)
-
-    def call(deal: int) -> int:
-        _search.solve_batch(
-            hands[deal : deal + 1], int(trumps[deal]), misere, 0, leader, table, out, nodes
-        )
-        return int(nodes[0])
-
-    return call
-
-
-def _makes(hands: np.ndarray, trumps: np.ndarray, misere: int, target: int) -> Callable:
-    table = _search.new_table()
-    out = np.zeros(1, dtype=np.bool_)
-    nodes = np.zeros(1, dtype=np.int64)
-
-    def call(deal: int) -> int:
-        _search.makes_batch(
-            hands[deal : deal + 1], target, int(trumps[deal]), misere, 0, 0, table, out, nodes
-        )
-        return int(nodes[0])
-
-    return call
-
-
-def _row(name: str, call: Callable[[int], int], n: int) -> None:
-    millis, nodes = _time_rows(call, n)
+def _row(name: str, timings: tuple[np.ndarray, np.ndarray]) -> None:
+    millis, nodes = timings
     print(
         f"  {name:<28} {millis.mean():8.3f} {np.median(millis):8.3f} "
         f"{np.percentile(millis, 99):8.3f} {nodes.mean():10.0f}"
@@ -116,12 +77,10 @@ def parallel_speedup(hands: np.ndarray) -> tuple[float, float]:
     """Wall seconds of ``solve_many`` (no trump) with one and two jobs, fresh tables each."""
     seconds = []
     for n_jobs in (1, 2):
-        from prefstats import solver
-
-        solver._forget()  # a fresh table, as each job's thread gets
-        start = time.perf_counter()
-        solve_many(hands, n_jobs=n_jobs)
-        seconds.append(time.perf_counter() - start)
+        with ThreadPoolExecutor(max_workers=1) as pool:  # a new thread: fresh tables
+            start = time.perf_counter()
+            pool.submit(solve_many, hands, n_jobs=n_jobs).result()
+            seconds.append(time.perf_counter() - start)
     return seconds[0], seconds[1]
 
 
@@ -129,16 +88,16 @@ def main(n: int = N_DEALS) -> None:
     """Print per-deal times (ms) and nodes for exact solves and make/fail tests."""
     hands = random_deals(n)
     trumps = longest_suit(hands)
-    no_trump = np.full(n, _search.NO_TRUMP)
-    solve_many(hands[:1])  # load the compiled kernels before timing
+    timed_solves(hands[:1], trump=trumps[:1])  # load the compiled kernels before timing
+    timed_solves(hands[:1], target=0, misere=True)
     print(f"solver on {n:,} random deals, one core, declarer seat 0, per-deal figures")
     print(f"  {'':<28} {'mean ms':>8} {'median':>8} {'p99':>8} {'mean nodes':>10}")
     for leader in (0, 1):
-        _row(f"exact trump, leader {leader}", _exact(hands, trumps, 0, leader), n)
-        _row(f"exact no trump, leader {leader}", _exact(hands, no_trump, 0, leader), n)
-        _row(f"exact misère, leader {leader}", _exact(hands, no_trump, 1, leader), n)
-    _row("makes 6 (trump), leader 0", _makes(hands, trumps, 0, 6), n)
-    _row("clean misère (<= 0), leader 0", _makes(hands, no_trump, 1, 0), n)
+        _row(f"exact trump, leader {leader}", timed_solves(hands, trump=trumps, leader=leader))
+        _row(f"exact no trump, leader {leader}", timed_solves(hands, leader=leader))
+        _row(f"exact misère, leader {leader}", timed_solves(hands, misere=True, leader=leader))
+    _row("makes 6 (trump), leader 0", timed_solves(hands, trump=trumps, target=6))
+    _row("clean misère (<= 0), leader 0", timed_solves(hands, misere=True, target=0))
     fresh_import_seconds()  # warm the cache
     print(f"  fresh process import + first solve: {fresh_import_seconds():.3f} s (warm cache)")
     one, two = parallel_speedup(hands)

@@ -26,6 +26,7 @@ BENCHMARKS = {
     "calibration": "prefstats.benchmarks.calibration",
     "misere": "prefstats.benchmarks.misere",
     "study": "prefstats.benchmarks.study",
+    "potential": "prefstats.benchmarks.potential",
 }
 USER_ERRORS = (ValueError, OSError, json.JSONDecodeError, pa.ArrowException)
 

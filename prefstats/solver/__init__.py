@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from itertools import combinations, pairwise
@@ -34,6 +35,7 @@ from prefstats.game.rules import LADDER
 from prefstats.solver import _search
 
 __all__ = [
+    "POTENTIAL_STATS",
     "best_card",
     "best_discard",
     "best_discard_many",
@@ -41,6 +43,7 @@ __all__ = [
     "potential_many",
     "solve",
     "solve_many",
+    "timed_solves",
 ]
 
 N_SEATS = 3
@@ -51,6 +54,19 @@ TALON = 2  # cards the declarer discards after taking the talon
 SUIT_CARDS = _search.SUIT_MASK  # the 8 bits of one suit
 CHUNKS_PER_JOB = 4  # chunks per worker thread in solve_many, for load balance
 LAYOUT_ROWS = 1000  # rows of one hand from which solve_many and makes_many use the large table
+# Counters that potential_many(stats=...) adds to, in order (see _search.STAT_*).
+POTENTIAL_STATS = (
+    "deals",
+    "strain questions",
+    "strain questions settled without search",
+    "... by the level already found",
+    "... by the defence's sure tricks against every discard",
+    "strain questions settled by one late-discard search",
+    "misère questions",
+    "misère questions settled without search",
+    "deals settled without search",
+)
+N_STATS = _search.N_STATS
 
 _local = threading.local()
 
@@ -274,6 +290,66 @@ def _run_chunks(run: object, n_rows: int, n_jobs: int) -> None:
             future.result()
 
 
+def timed_solves(
+    hands: np.ndarray,
+    *,
+    trump: int | np.ndarray | None = None,
+    misere: bool = False,
+    declarer: int = 0,
+    leader: int = 0,
+    target: int | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Time each deal's solve alone, for benchmarks: ``(milliseconds float64 (n,), nodes int64
+    (n,))``, nodes being the trick-start positions searched.
+
+    Each row of ``hands`` goes through its own kernel call, timed around the call, with one
+    fresh transposition table reused from row to row as in ``solve_many``. ``trump`` may give a
+    suit for every row; with ``target`` each row is a ``makes_many`` question instead.
+
+    >>> millis, nodes = timed_solves(np.array([[0b11, 0b1100, 0b110000]], dtype=np.uint32))
+    >>> millis.shape, int(nodes[0]) >= 0
+    ((1,), True)
+    """
+    array = _check_array(hands)
+    trumps = _row_trumps(trump, misere, len(array))
+    declarer = _check_seat("declarer", declarer)
+    leader = _check_seat("leader", leader)
+    if target is not None and (isinstance(target, bool) or not 0 <= target <= MAX_HAND):
+        raise ValueError(f"target must be None or 0..{MAX_HAND}, got {target!r}")
+    table = _search.new_table()
+    millis = np.zeros(len(array))
+    nodes = np.zeros(len(array), dtype=np.int64)
+    values = np.zeros(1, dtype=np.int8)
+    made = np.zeros(1, dtype=np.bool_)
+    for row in range(len(array)):
+        one, trump_code = array[row : row + 1], int(trumps[row])
+        start = time.perf_counter_ns()
+        if target is None:
+            _search.solve_batch(
+                one, trump_code, int(misere), declarer, leader, table, values, nodes[row : row + 1]
+            )
+        else:
+            _search.makes_batch(
+                one, target, trump_code, int(misere), declarer, leader, table, made,
+                nodes[row : row + 1],
+            )  # fmt: skip
+        millis[row] = (time.perf_counter_ns() - start) / 1e6
+    return millis, nodes
+
+
+def _row_trumps(trump: int | np.ndarray | None, misere: bool, n_rows: int) -> np.ndarray:
+    """The kernel's trump code for every row: one contract for all, or a suit per row."""
+    if not isinstance(trump, np.ndarray):
+        return np.full(n_rows, _check_contract(trump, misere), dtype=np.int64)
+    if misere:
+        raise ValueError("misère is played without trumps (Codex 3.6.7)")
+    if trump.shape != (n_rows,) or not np.issubdtype(trump.dtype, np.integer):
+        raise ValueError(f"trump as an array must hold one suit per row, got {trump.shape}")
+    if n_rows and (trump.min() < 0 or trump.max() >= N_SUITS):
+        raise ValueError("trump as an array must hold suits 0..3")
+    return trump.astype(np.int64)
+
+
 def makes_many(
     hands: np.ndarray,
     target: int,
@@ -481,14 +557,16 @@ def _beats(card: int, best: int, trump: int) -> bool:
 
 
 def potential_many(
-    deals: np.ndarray, *, min_level: int = 6, n_jobs: int = 1
+    deals: np.ndarray, *, min_level: int = 6, n_jobs: int = 1, stats: np.ndarray | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
     """Dealt potential of every seat: for each deal (first, second, third hand, talon) and seat,
     the highest contract it makes double-dummy with the talon, its best discard and best trump,
     the first hand leading, as a ladder rank of ``prefstats.game.rules.LADDER`` (-1: nothing from
     ``min_level`` up); and whether it takes no trick on misère likewise (a clean misère).
 
-    Returns ``(best int8 (n, 3), clean bool (n, 3))``.
+    Returns ``(best int8 (n, 3), clean bool (n, 3))``. ``stats``, an int64 array of
+    ``len(POTENTIAL_STATS)`` counters, gets added what settled the questions (one per deal,
+    seat and strain, or per deal and seat for misère), named by ``POTENTIAL_STATS``.
 
     >>> from prefstats.game.deal import Deal
     >>> deal = Deal.parse("♠7 8 9 10 J Q K A ♣A ♦A | ♣7 8 9 10 J Q K ♦7 8 9 | "
@@ -501,13 +579,24 @@ def potential_many(
     full = _check_deals(deals)
     if not 6 <= min_level <= 10:
         raise ValueError(f"min_level must be 6..10, got {min_level}")
+    if stats is not None and (
+        not isinstance(stats, np.ndarray) or stats.dtype != np.int64 or stats.shape != (N_STATS,)
+    ):
+        raise ValueError(f"stats must be an int64 array of shape ({N_STATS},)")
     code = np.full((len(full), N_SEATS), -1, dtype=np.int8)
     clean = np.zeros((len(full), N_SEATS), dtype=np.bool_)
+    counts: list[np.ndarray] = []
 
     def run(chunk: slice) -> None:
-        _search.potential_batch(full[chunk], min_level, _table(), code[chunk], clean[chunk])
+        chunk_stats = np.zeros(N_STATS, dtype=np.int64)
+        _search.potential_batch(
+            full[chunk], min_level, _table(), code[chunk], clean[chunk], chunk_stats
+        )
+        counts.append(chunk_stats)
 
     _run_chunks(run, len(full), _check_jobs(n_jobs))
+    if stats is not None:
+        stats += np.sum(counts, axis=0, dtype=np.int64)
     # Kernel code level*5 + strain -> ladder rank (misère sits between 8NT and 9♠).
     to_rank = np.full(11 * 5, -1, dtype=np.int8)
     for rank, contract in enumerate(LADDER):

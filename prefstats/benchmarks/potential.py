@@ -1,0 +1,89 @@
+"""``prefstats bench potential``: the study's dealt potential, per deal on one core.
+
+Deals are uniform full deals (10/10/10 cards and a 2-card talon) from a fixed seed. Each figure
+is one ``potential_many`` call over all of them, in a fresh thread (so with an empty
+transposition table), after a warm-up call on other deals that loads the compiled kernels:
+``min_level=6`` (the highest contract from six up and the clean misère of every seat, as the
+default study asks) and ``min_level=9`` (nine or better, ten, clean misère). Then the share of
+questions (a deal, seat and strain; or a deal and seat for misère) that each exact bound settled
+without a search, from ``potential_many(stats=...)``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
+from typing import Any
+
+import numpy as np
+
+from prefstats.solver import POTENTIAL_STATS, potential_many
+
+N_DEALS = 2000
+SEED = 20240613
+WARM_UP_DEALS = 4
+N_SEATS = 3
+HAND_SIZE = 10
+N_CARDS = 32
+LEVELS = (6, 9)
+
+
+def random_full_deals(n: int, seed: int = SEED) -> np.ndarray:
+    """(n, 4) uint32 uniform random deals: first, second, third hand and the talon."""
+    rng = np.random.default_rng(seed)
+    order = rng.permuted(np.tile(np.arange(N_CARDS, dtype=np.uint32), (n, 1)), axis=1)
+    bits = np.left_shift(np.uint32(1), order, dtype=np.uint32)
+    deals = np.empty((n, N_SEATS + 1), dtype=np.uint32)
+    for part in range(N_SEATS + 1):
+        cards = bits[:, part * HAND_SIZE : min((part + 1) * HAND_SIZE, N_CARDS)]
+        deals[:, part] = np.bitwise_or.reduce(cards, axis=1)
+    return deals
+
+
+def _cold(call: Callable[[], Any]) -> tuple[Any, float]:
+    """Run ``call`` in a new thread (a new transposition table); its result and seconds."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        start = time.perf_counter()
+        result = pool.submit(call).result()
+        return result, time.perf_counter() - start
+
+
+def _shares(stats: np.ndarray) -> list[str]:
+    """Lines naming each counter with its share of the questions it counts among."""
+    names = dict(zip(POTENTIAL_STATS, stats.tolist(), strict=True))
+    strains, miseres, deals = (
+        names["strain questions"], names["misère questions"], names["deals"]
+    )  # fmt: skip
+    lines = []
+    for name, count in names.items():
+        if name in ("deals", "strain questions", "misère questions"):
+            continue
+        whole = deals if name.startswith("deals") else miseres if "misère" in name else strains
+        lines.append(f"    {name}: {count / max(whole, 1):.1%}")
+    return lines
+
+
+def main(n: int = N_DEALS) -> None:
+    """Print milliseconds per deal of the potential from six and from nine, and what settled
+    its questions."""
+    deals = random_full_deals(n)
+    _cold(lambda: potential_many(random_full_deals(WARM_UP_DEALS, seed=SEED + 1)))
+    print(f"dealt potential on {n:,} random deals, one core, all three seats, per deal")
+    for min_level in LEVELS:
+        stats = np.zeros(len(POTENTIAL_STATS), dtype=np.int64)
+        (best, clean), seconds = _cold(
+            partial(potential_many, deals, min_level=min_level, stats=stats)
+        )
+        made = (best >= 0).mean()
+        print(
+            f"  min_level={min_level}: {seconds * 1e3 / n:7.3f} ms a deal "
+            f"({seconds:.2f} s; a contract from {min_level} in {made:.1%} of seats, "
+            f"clean misère in {clean.mean():.1%})"
+        )
+        print("\n".join(_shares(stats)))
+
+
+if __name__ == "__main__":
+    main()
