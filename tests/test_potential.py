@@ -118,6 +118,8 @@ def test_potential_errors(deals):
         potential_many(bad)
     with pytest.raises(ValueError, match="min_level"):
         potential_many(deals, min_level=5)
+    with pytest.raises(ValueError, match="min_level must be an int"):
+        potential_many(deals, min_level=6.5)
 
 
 def test_stats_count_every_question(deals):

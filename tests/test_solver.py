@@ -12,10 +12,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from prefstats.game.cards import Suit, parse_hand
+from prefstats.game.deal import all_layouts
 from prefstats.solver import (
-    _forget,
+    LAYOUT_ROWS,
     best_card,
     best_discard,
+    clear_tables,
     makes_many,
     solve,
     solve_many,
@@ -173,7 +175,7 @@ def test_suit_permutation_keeps_value(
     value = solve(hands, trump=trump, **options)
     permuted = [permute_suits(hand, tuple(order)) for hand in hands]
     new_trump = None if trump is None else order[trump]
-    _forget()  # the table's keys ignore suit order: solve the permuted deal from scratch
+    clear_tables()  # the table's keys ignore suit order: solve the permuted deal from scratch
     assert solve(permuted, trump=new_trump, **options) == value
 
 
@@ -185,7 +187,7 @@ def test_seat_rotation_keeps_value(deal: tuple, shift: int, declarer: int, leade
     value = solve(hands, trump=trump, misere=misere, declarer=declarer, leader=leader)
     rotated = [hands[(seat - shift) % N_SEATS] for seat in range(N_SEATS)]
     moved = {"declarer": (declarer + shift) % N_SEATS, "leader": (leader + shift) % N_SEATS}
-    _forget()  # the table's keys count seats from the declarer: solve from scratch
+    clear_tables()  # the table's keys count seats from the declarer: solve from scratch
     assert solve(rotated, trump=trump, misere=misere, **moved) == value
 
 
@@ -198,7 +200,7 @@ def test_playing_best_cards_keeps_value(deal: tuple, declarer: int, leader: int)
     size = min(size, 5)  # best_card solves each trick's card combinations: keep it quick
     hands = list(deal_from(list(cards), size))
     options = {"trump": trump, "misere": misere, "declarer": declarer}
-    _forget()
+    clear_tables()
     value = solve(hands, leader=leader, **options)
     taken = 0
     while hands[0]:
@@ -327,6 +329,8 @@ GOOD = [parse_hand("♠A K"), parse_hand("♠Q J"), parse_hand("♥7 8")]
         (GOOD, {"trump": 4}, "trump must be a suit"),
         (GOOD, {"trump": "hearts"}, "trump must be a suit"),
         (GOOD, {"trump": 1, "misere": True}, "misère is played without trumps"),
+        (GOOD, {"misere": 0.5}, "misere must be True or False"),
+        (GOOD, {"misere": "yes"}, "misere must be True or False"),
     ],
 )
 def test_solve_rejects_bad_input(hands: list, options: dict, message: str) -> None:
@@ -374,19 +378,16 @@ def test_best_discard_and_best_card_reject_bad_input() -> None:
 
 @pytest.mark.parametrize(("trump", "misere"), [(None, True), (1, False), (None, False)])
 def test_large_table_for_layouts_of_one_hand_gives_the_same_answers(trump, misere):
-    """Batches of one hand's layouts use the large table; chunks under LAYOUT_ROWS the default
-    one. Both must agree row by row, for exact values and for make/fail tests."""
-    from prefstats.game.deal import all_layouts
-    from prefstats.solver import LAYOUT_ROWS, _table_for
-
+    """A batch of LAYOUT_ROWS or more layouts of one declarer's hand uses the large table,
+    chunks under LAYOUT_ROWS the default one: both agree row by row, for exact values and for
+    make/fail tests."""
     hand, talon = parse_hand("♠7 9 J ♣8 ♣A ♦7 8 9 ♥7 9"), parse_hand("♣K ♥10")
     rows = np.random.default_rng(3).choice(184_756, size=2 * LAYOUT_ROWS, replace=False)
     deals = np.ascontiguousarray(all_layouts(hand, talon, seat=1)[np.sort(rows), :3])
-    assert len(_table_for(deals, 1)) > len(_table_for(deals[: LAYOUT_ROWS - 1], 1))
-    assert len(_table_for(deals, 0)) == len(_table_for(deals[:10], 1))  # seat 0 varies
-    _forget()
+    assert (deals[:, 1] == deals[0, 1]).all()  # the declarer's hand is the same in every row
+    clear_tables()
     whole = solve_many(deals, trump=trump, misere=misere, declarer=1)
-    _forget()
+    clear_tables()
     parts = np.concatenate([
         solve_many(deals[i : i + LAYOUT_ROWS // 2], trump=trump, misere=misere, declarer=1)
         for i in range(0, len(deals), LAYOUT_ROWS // 2)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from prefstats.solver import _search
+from prefstats.solver import late_discard_reaches
 from tests.naive import clear_cache, naive_best_discard
 
 N_CARDS = 32
@@ -15,11 +15,9 @@ SIZES = {2: 10, 3: 10, 4: 6, 5: 2}  # cards each defender holds -> random endgam
 
 def late_value(hand: int, left: int, right: int, leader: int, trump: int | None) -> int:
     """Most tricks the late-discard search says the declarer (seat 0) may reach."""
-    table = _search.new_table(10)
-    code = _search.NO_TRUMP if trump is None else trump
     value = 0
-    while value < left.bit_count() and _search._late_reaches(
-        hand, left, right, leader, value + 1, code, table
+    while value < left.bit_count() and late_discard_reaches(
+        hand, [left, right], value + 1, trump=trump, leader=leader
     ):
         value += 1
     return value
@@ -45,3 +43,15 @@ def test_late_discard_bounds_every_discard(trump: int | None) -> None:
                 equal += late == best
                 total += 1
     assert equal >= 0.8 * total
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [({"target": 0}, "target must be 1..2"), ({"target": 3}, "target must be 1..2"),
+     ({"target": 1.5}, "target must be an int"), ({"trump": 4}, "trump must be a suit"),
+     ({"leader": 3}, "leader must be a seat"), ({"hand12": 0b111}, "2 cards more")],
+)  # fmt: skip
+def test_late_discard_reaches_rejects_bad_input(kwargs: dict, message: str) -> None:
+    args = {"hand12": 0b111100, "others": [0b11 << 8, 0b11 << 16], "target": 1} | kwargs
+    with pytest.raises(ValueError, match=message):
+        late_discard_reaches(args.pop("hand12"), args.pop("others"), args.pop("target"), **args)

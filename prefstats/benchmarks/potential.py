@@ -19,27 +19,13 @@ from typing import Any
 
 import numpy as np
 
+from prefstats.game.deal import deal_many
 from prefstats.solver import POTENTIAL_STATS, potential_many
 
 N_DEALS = 2000
 SEED = 20240613
 WARM_UP_DEALS = 4
-N_SEATS = 3
-HAND_SIZE = 10
-N_CARDS = 32
 LEVELS = (6, 9)
-
-
-def random_full_deals(n: int, seed: int = SEED) -> np.ndarray:
-    """(n, 4) uint32 uniform random deals: first, second, third hand and the talon."""
-    rng = np.random.default_rng(seed)
-    order = rng.permuted(np.tile(np.arange(N_CARDS, dtype=np.uint32), (n, 1)), axis=1)
-    bits = np.left_shift(np.uint32(1), order, dtype=np.uint32)
-    deals = np.empty((n, N_SEATS + 1), dtype=np.uint32)
-    for part in range(N_SEATS + 1):
-        cards = bits[:, part * HAND_SIZE : min((part + 1) * HAND_SIZE, N_CARDS)]
-        deals[:, part] = np.bitwise_or.reduce(cards, axis=1)
-    return deals
 
 
 def _cold(call: Callable[[], Any]) -> tuple[Any, float]:
@@ -68,8 +54,8 @@ def _shares(stats: np.ndarray) -> list[str]:
 def main(n: int = N_DEALS) -> None:
     """Print milliseconds per deal of the potential from six and from nine, and what settled
     its questions."""
-    deals = random_full_deals(n)
-    _cold(lambda: potential_many(random_full_deals(WARM_UP_DEALS, seed=SEED + 1)))
+    deals = deal_many(n, seed=SEED)
+    _cold(lambda: potential_many(deal_many(WARM_UP_DEALS, seed=SEED + 1)))
     print(f"dealt potential on {n:,} random deals, one core, all three seats, per deal")
     for min_level in LEVELS:
         stats = np.zeros(len(POTENTIAL_STATS), dtype=np.int64)

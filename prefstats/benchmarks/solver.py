@@ -16,16 +16,12 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
+from prefstats.game.cards import N_RANKS, N_SUITS, SUIT_MASK
+from prefstats.game.deal import N_SEATS, deal_many
 from prefstats.solver import solve_many, timed_solves
 
 N_DEALS = 2000
 SEED = 20240601
-N_SEATS = 3
-HAND_SIZE = 10
-N_CARDS = 32
-SUIT_BITS = 8
-N_SUITS = 4
-SUIT_MASK = (1 << SUIT_BITS) - 1
 
 FRESH_IMPORT = """
 import time
@@ -36,22 +32,10 @@ print(time.perf_counter() - start)
 """
 
 
-def random_deals(n: int, seed: int = SEED) -> np.ndarray:
-    """(n, 3) uint32 seat hands of uniform random deals (the talon's 2 cards are left out)."""
-    rng = np.random.default_rng(seed)
-    order = rng.permuted(np.tile(np.arange(N_CARDS, dtype=np.uint32), (n, 1)), axis=1)
-    bits = np.left_shift(np.uint32(1), order, dtype=np.uint32)
-    hands = np.empty((n, N_SEATS), dtype=np.uint32)
-    for seat in range(N_SEATS):
-        cards = bits[:, seat * HAND_SIZE : (seat + 1) * HAND_SIZE]
-        hands[:, seat] = np.bitwise_or.reduce(cards, axis=1)
-    return hands
-
-
 def longest_suit(hands: np.ndarray, seat: int = 0) -> np.ndarray:
     """Each deal's longest suit of ``seat`` (the lowest such suit on ties)."""
     lengths = [
-        np.bitwise_count((hands[:, seat] >> (SUIT_BITS * suit)) & SUIT_MASK)
+        np.bitwise_count((hands[:, seat] >> (N_RANKS * suit)) & SUIT_MASK)
         for suit in range(N_SUITS)
     ]
     return np.argmax(np.stack(lengths, axis=1), axis=1)
@@ -86,7 +70,7 @@ def parallel_speedup(hands: np.ndarray) -> tuple[float, float]:
 
 def main(n: int = N_DEALS) -> None:
     """Print per-deal times (ms) and nodes for exact solves and make/fail tests."""
-    hands = random_deals(n)
+    hands = np.ascontiguousarray(deal_many(n, seed=SEED)[:, :N_SEATS])  # the talon left out
     trumps = longest_suit(hands)
     timed_solves(hands[:1], trump=trumps[:1])  # load the compiled kernels before timing
     timed_solves(hands[:1], target=0, misere=True)

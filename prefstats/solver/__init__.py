@@ -30,7 +30,8 @@ from itertools import combinations, pairwise
 
 import numpy as np
 
-from prefstats.game.cards import format_hand
+from prefstats.game.cards import N_CARDS, N_SUITS, format_hand
+from prefstats.game.deal import HAND_SIZE, N_SEATS, TALON_SIZE
 from prefstats.game.rules import LADDER
 from prefstats.solver import _search
 
@@ -39,6 +40,8 @@ __all__ = [
     "best_card",
     "best_discard",
     "best_discard_many",
+    "clear_tables",
+    "late_discard_reaches",
     "makes_many",
     "potential_many",
     "solve",
@@ -46,11 +49,8 @@ __all__ = [
     "timed_solves",
 ]
 
-N_SEATS = 3
-N_SUITS = 4
-N_CARDS = 32
-MAX_HAND = 10  # cards a seat holds in play
-TALON = 2  # cards the declarer discards after taking the talon
+MAX_HAND = HAND_SIZE  # cards a seat holds in play
+TALON = TALON_SIZE  # cards the declarer discards after taking the talon
 SUIT_CARDS = _search.SUIT_MASK  # the 8 bits of one suit
 CHUNKS_PER_JOB = 4  # chunks per worker thread in solve_many, for load balance
 LAYOUT_ROWS = 1000  # rows of one hand from which solve_many and makes_many use the large table
@@ -85,14 +85,16 @@ def _table(bucket_bits: int = _search.TT_BUCKET_BITS) -> np.ndarray:
 
 def _table_for(array: np.ndarray, declarer: int) -> np.ndarray:
     """The larger table when every row gives the declarer the same hand (layouts of one hand
-    share many positions across rows: 3.4 s -> 1.1 s for the 184,756 layouts of a misère), the
-    default one otherwise (random deals share few, and a small table stays in cache)."""
+    share many positions across rows; ``prefstats bench misere`` measures it), the default one
+    otherwise (random deals share few, and a small table stays in cache)."""
     same_hand = len(array) >= LAYOUT_ROWS and bool((array[:, declarer] == array[0, declarer]).all())
     return _table(_search.LAYOUT_TABLE_BITS if same_hand else _search.TT_BUCKET_BITS)
 
 
-def _forget() -> None:
-    """Drop this thread's tables (tests use it to solve a position with no stored bounds)."""
+def clear_tables() -> None:
+    """Drop this thread's transposition tables: the next solve starts with no stored bounds
+    (what a benchmark of a cold solve or a test of a position from scratch needs). Answers
+    never depend on it."""
     _local.tables = None
 
 
@@ -109,8 +111,15 @@ def _check_seat(name: str, seat: int) -> int:
     return int(seat)
 
 
+def _check_misere(misere: bool) -> bool:
+    if not isinstance(misere, bool | np.bool_):
+        raise ValueError(f"misere must be True or False, got {misere!r}")
+    return bool(misere)
+
+
 def _check_contract(trump: int | None, misere: bool) -> int:
     """The kernel's trump code (-1 for no trump), after checking the contract options."""
+    _check_misere(misere)
     if trump is None:
         return _search.NO_TRUMP
     if misere:
@@ -341,7 +350,7 @@ def _row_trumps(trump: int | np.ndarray | None, misere: bool, n_rows: int) -> np
     """The kernel's trump code for every row: one contract for all, or a suit per row."""
     if not isinstance(trump, np.ndarray):
         return np.full(n_rows, _check_contract(trump, misere), dtype=np.int64)
-    if misere:
+    if _check_misere(misere):
         raise ValueError("misère is played without trumps (Codex 3.6.7)")
     if trump.shape != (n_rows,) or not np.issubdtype(trump.dtype, np.integer):
         raise ValueError(f"trump as an array must hold one suit per row, got {trump.shape}")
@@ -423,6 +432,44 @@ def best_discard(
         int(hand12), left, right, (leader - declarer) % N_SEATS, trump_code, int(misere), _table()
     )
     return int(discard), int(tricks)
+
+
+def late_discard_reaches(
+    hand12: int,
+    others: Sequence[int],
+    target: int,
+    *,
+    trump: int | None = None,
+    declarer: int = 0,
+    leader: int = 0,
+) -> bool:
+    """The late-discard bound of a contract: may the declarer take ``target`` tricks if he
+    keeps all his cards and drops his two spare ones only when he needs to (docs/design.md,
+    "Dealt potential")? Committing to a discard first is one of his strategies there, so
+    ``False`` proves that no discard takes ``target`` tricks; ``True`` promises nothing.
+
+    >>> from prefstats.game.cards import parse_hand
+    >>> others = [parse_hand("♠A ♥A"), parse_hand("♠K ♥K")]
+    >>> late_discard_reaches(parse_hand("♦A K ♥7 8"), others, 2)  # keeps ♦A K: may make 2
+    True
+    >>> late_discard_reaches(parse_hand("♠7 8 ♥7 8"), others, 1)  # every card loses
+    False
+    """
+    trump_code = _check_contract(trump, False)
+    declarer = _check_seat("declarer", declarer)
+    leader = _check_seat("leader", leader)
+    if len(others) != N_SEATS - 1:
+        raise ValueError(f"others must be the {N_SEATS - 1} other hands, got {len(others)}")
+    left, right = _check_others(hand12, others, declarer)
+    if int(hand12).bit_count() != left.bit_count() + TALON:
+        raise ValueError(f"the declarer's hand must hold {TALON} cards more than the others")
+    if isinstance(target, bool) or not isinstance(target, int | np.integer):
+        raise ValueError(f"target must be an int, got {target!r}")
+    if not 1 <= target <= left.bit_count():
+        raise ValueError(f"target must be 1..{left.bit_count()} tricks, got {target}")
+    relative = (leader - declarer) % N_SEATS
+    return bool(_search._late_reaches(int(hand12), left, right, relative, int(target), trump_code,
+                                      _table()))  # fmt: skip
 
 
 def _check_others(hand: int, others: Sequence[int], declarer: int) -> tuple[int, int]:
@@ -577,6 +624,8 @@ def potential_many(
     ('10NT', True)
     """
     full = _check_deals(deals)
+    if isinstance(min_level, bool) or not isinstance(min_level, int | np.integer):
+        raise ValueError(f"min_level must be an int 6..10, got {min_level!r}")
     if not 6 <= min_level <= 10:
         raise ValueError(f"min_level must be 6..10, got {min_level}")
     if stats is not None and (

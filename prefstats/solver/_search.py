@@ -33,6 +33,8 @@ import numpy as np
 from numba import boolean, int8, int64, njit, types, uint32, void
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
+from prefstats.game.cards import N_SUITS, SUIT_MASK
+from prefstats.game.deal import N_SEATS
 from prefstats.solver._tables import (
     ALWAYS_UNDER,
     BIT_COUNT,
@@ -48,9 +50,6 @@ from prefstats.solver._tables import (
     TOP_RUN,
 )
 
-N_SEATS = 3
-N_SUITS = 4
-SUIT_MASK = (1 << SUIT_BITS) - 1
 NO_TRUMP = -1
 INT64_TOP_BIT = 63
 SUIT_SHIFT = 3  # card >> SUIT_SHIFT is the card's suit (8 ranks a suit)

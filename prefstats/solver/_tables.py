@@ -29,9 +29,12 @@ from __future__ import annotations
 
 import numpy as np
 
-SUIT_BITS = 8
-SUIT_SIZE = 1 << SUIT_BITS  # number of 8-bit holdings
-N_OWNERS = 3
+from prefstats.game.cards import N_HOLDINGS, N_RANKS
+from prefstats.game.deal import N_SEATS
+
+SUIT_BITS = N_RANKS  # one suit's bits in a hand mask
+SUIT_SIZE = N_HOLDINGS  # number of 8-bit holdings
+N_OWNERS = N_SEATS
 N_SUIT_CODES = sum(N_OWNERS**length for length in range(SUIT_BITS + 1))  # 9841
 
 
