@@ -6,8 +6,7 @@ import argparse
 from typing import Any
 
 from prefstats.cli.options import add_ru, examples, positive_int, style_of
-from prefstats.game.cards import parse_hand
-from prefstats.game.deal import N_PARTS, N_SEATS, SEAT_NAMES, Deal, deal_many
+from prefstats.game.deal import N_PARTS, N_SEATS, SEAT_NAMES, Deal, deal_many, parse_parts
 from prefstats.game.rules import Contract
 from prefstats.solver import solve
 from prefstats.solver.contracts import dd_table
@@ -67,18 +66,12 @@ def cmd_deal(args: argparse.Namespace) -> None:
 def parse_hands(text: str) -> list[int]:
     """Three hands ``"first | second | third"``, or a whole deal with the talon (checked, then
     set aside: the talon does not take part in play)."""
-    fields = text.split("|")
-    if len(fields) == N_PARTS:
+    parts = text.count("|") + 1
+    if parts == N_PARTS:
         return list(Deal.parse(text).hands)
-    if len(fields) != N_SEATS:
+    if parts != N_SEATS:
         raise ValueError(f"give 3 hands (or a deal of 4 parts) separated by '|', got {text!r}")
-    hands = []
-    for name, field in zip(SEAT_NAMES, fields, strict=True):
-        try:
-            hands.append(parse_hand(field))
-        except ValueError as err:
-            raise ValueError(f"{name}: {err}") from None
-    return hands
+    return parse_parts(text, SEAT_NAMES)
 
 
 def cmd_solve(args: argparse.Namespace) -> None:

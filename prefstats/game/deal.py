@@ -68,6 +68,25 @@ DEFENDER_CARDS = N_CARDS - HAND_SIZE - TALON_SIZE  # 20: the cards a declarer do
 SeedLike = int | tuple[int, ...] | np.random.SeedSequence | None
 
 
+def parse_parts(text: str, names: Sequence[str]) -> list[int]:
+    """Hands separated by ``|``, one for each of ``names``, each in any notation of
+    ``parse_hand``; an error names the part. Whether they overlap is not checked here.
+
+    >>> [format_hand(m) for m in parse_parts("♠A K | ♥7", ("first hand", "second hand"))]
+    ['♠K A', '♥7']
+    """
+    fields = text.split("|")
+    if len(fields) != len(names):
+        raise ValueError(f"expected {len(names)} parts separated by '|', got {len(fields)}")
+    masks = []
+    for name, field in zip(names, fields, strict=True):
+        try:
+            masks.append(parse_hand(field))
+        except ValueError as err:
+            raise ValueError(f"{name}: {err}") from None
+    return masks
+
+
 @dataclass(frozen=True)
 class Deal:
     """One deal: the three hands in seat order and the talon, as card masks.
@@ -99,16 +118,10 @@ class Deal:
     @classmethod
     def parse(cls, text: str) -> Deal:
         """Parse ``"first | second | third | talon"`` (each in any notation of ``parse_hand``)."""
-        fields = text.split("|")
-        if len(fields) != N_PARTS:
-            raise ValueError(f"a deal needs 4 parts separated by '|', got {len(fields)}: {text!r}")
-        masks = []
-        for name, field in zip(PART_NAMES, fields, strict=True):
-            try:
-                masks.append(parse_hand(field))
-            except ValueError as err:
-                raise ValueError(f"{name}: {err}") from None
-        return cls(*masks)
+        if text.count("|") != N_PARTS - 1:
+            parts = text.count("|") + 1
+            raise ValueError(f"a deal needs 4 parts separated by '|', got {parts}: {text!r}")
+        return cls(*parse_parts(text, PART_NAMES))
 
     @classmethod
     def from_row(cls, row: Sequence[int] | np.ndarray) -> Deal:

@@ -417,19 +417,9 @@ def best_discard(
     ('♥7 8', 2)
     """
     trump_code = _check_contract(trump, misere)
-    declarer = _check_seat("declarer", declarer)
-    leader = _check_seat("leader", leader)
-    if len(others) != N_SEATS - 1:
-        raise ValueError(f"others must be the {N_SEATS - 1} other hands, got {len(others)}")
-    left, right = _check_others(hand12, others, declarer)
-    kept_size = left.bit_count()
-    if int(hand12).bit_count() != kept_size + TALON:
-        raise ValueError(
-            f"the declarer's hand must hold {TALON} cards more than the others "
-            f"({kept_size + TALON}), got {int(hand12).bit_count()}"
-        )
+    left, right, relative = _check_discard_position(hand12, others, declarer, leader)
     discard, tricks = _search.best_discard(
-        int(hand12), left, right, (leader - declarer) % N_SEATS, trump_code, int(misere), _table()
+        int(hand12), left, right, relative, trump_code, int(misere), _table()
     )
     return int(discard), int(tricks)
 
@@ -456,20 +446,32 @@ def late_discard_reaches(
     False
     """
     trump_code = _check_contract(trump, False)
+    left, right, relative = _check_discard_position(hand12, others, declarer, leader)
+    if isinstance(target, bool) or not isinstance(target, int | np.integer):
+        raise ValueError(f"target must be an int, got {target!r}")
+    if not 1 <= target <= left.bit_count():
+        raise ValueError(f"target must be 1..{left.bit_count()} tricks, got {target}")
+    return bool(_search._late_reaches(int(hand12), left, right, relative, int(target), trump_code,
+                                      _table()))  # fmt: skip
+
+
+def _check_discard_position(
+    hand12: int, others: Sequence[int], declarer: int, leader: int
+) -> tuple[int, int, int]:
+    """(left, right, leader relative to the declarer) of a declarer holding his two spare cards,
+    checked."""
     declarer = _check_seat("declarer", declarer)
     leader = _check_seat("leader", leader)
     if len(others) != N_SEATS - 1:
         raise ValueError(f"others must be the {N_SEATS - 1} other hands, got {len(others)}")
     left, right = _check_others(hand12, others, declarer)
-    if int(hand12).bit_count() != left.bit_count() + TALON:
-        raise ValueError(f"the declarer's hand must hold {TALON} cards more than the others")
-    if isinstance(target, bool) or not isinstance(target, int | np.integer):
-        raise ValueError(f"target must be an int, got {target!r}")
-    if not 1 <= target <= left.bit_count():
-        raise ValueError(f"target must be 1..{left.bit_count()} tricks, got {target}")
-    relative = (leader - declarer) % N_SEATS
-    return bool(_search._late_reaches(int(hand12), left, right, relative, int(target), trump_code,
-                                      _table()))  # fmt: skip
+    kept_size = left.bit_count()
+    if int(hand12).bit_count() != kept_size + TALON:
+        raise ValueError(
+            f"the declarer's hand must hold {TALON} cards more than the others "
+            f"({kept_size + TALON}), got {int(hand12).bit_count()}"
+        )
+    return left, right, (leader - declarer) % N_SEATS
 
 
 def _check_others(hand: int, others: Sequence[int], declarer: int) -> tuple[int, int]:
