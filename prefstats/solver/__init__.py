@@ -33,7 +33,7 @@ import numpy as np
 from prefstats.game.cards import N_CARDS, N_SUITS, format_hand
 from prefstats.game.deal import HAND_SIZE, N_SEATS, TALON_SIZE
 from prefstats.game.rules import LADDER
-from prefstats.solver import _search
+from prefstats.solver import _potential, _search
 
 __all__ = [
     "POTENTIAL_STATS",
@@ -54,7 +54,7 @@ TALON = TALON_SIZE  # cards the declarer discards after taking the talon
 SUIT_CARDS = _search.SUIT_MASK  # the 8 bits of one suit
 CHUNKS_PER_JOB = 4  # chunks per worker thread in solve_many, for load balance
 LAYOUT_ROWS = 1000  # rows of one hand from which solve_many and makes_many use the large table
-# Counters that potential_many(stats=...) adds to, in order (see _search.STAT_*).
+# Counters that potential_many(stats=...) adds to, in order (see _potential.STAT_*).
 POTENTIAL_STATS = (
     "deals",
     "strain questions",
@@ -66,7 +66,7 @@ POTENTIAL_STATS = (
     "misère questions settled without search",
     "deals settled without search",
 )
-N_STATS = _search.N_STATS
+N_STATS = _potential.N_STATS
 
 _local = threading.local()
 
@@ -418,7 +418,7 @@ def best_discard(
     """
     trump_code = _check_contract(trump, misere)
     left, right, relative = _check_discard_position(hand12, others, declarer, leader)
-    discard, tricks = _search.best_discard(
+    discard, tricks = _potential.best_discard(
         int(hand12), left, right, relative, trump_code, int(misere), _table()
     )
     return int(discard), int(tricks)
@@ -451,8 +451,10 @@ def late_discard_reaches(
         raise ValueError(f"target must be an int, got {target!r}")
     if not 1 <= target <= left.bit_count():
         raise ValueError(f"target must be 1..{left.bit_count()} tricks, got {target}")
-    return bool(_search._late_reaches(int(hand12), left, right, relative, int(target), trump_code,
-                                      _table()))  # fmt: skip
+    reaches = _potential._late_reaches(
+        int(hand12), left, right, relative, int(target), trump_code, _table()
+    )
+    return bool(reaches)
 
 
 def _check_discard_position(
@@ -640,7 +642,7 @@ def potential_many(
 
     def run(chunk: slice) -> None:
         chunk_stats = np.zeros(N_STATS, dtype=np.int64)
-        _search.potential_batch(
+        _potential.potential_batch(
             full[chunk], min_level, _table(), code[chunk], clean[chunk], chunk_stats
         )
         counts.append(chunk_stats)
@@ -687,7 +689,7 @@ def best_discard_many(
     tricks = np.zeros(len(full), dtype=np.int8)
 
     def run(chunk: slice) -> None:
-        _search.best_discard_batch(
+        _potential.best_discard_batch(
             full[chunk], seats[chunk], trump_code, int(misere), _table(), discards[chunk],
             tricks[chunk],
         )  # fmt: skip

@@ -1,0 +1,564 @@
+"""Numba kernels of the solver's discard questions: the declarer's best two-card discard, the
+late-discard search that bounds every discard at once, and the dealt potential of whole deals.
+
+They build on ``_search`` (its conventions: kernel seat 0 is the declarer, ``trump`` a suit or
+``NO_TRUMP``, ``_reaches`` the null-window test). The dealt potential (``potential_batch``)
+proves "no discard makes it" with one late-discard search (the declarer drops his two cards only
+when he needs to) instead of one search per discard; docs/design.md, "Dealt potential".
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import boolean, int8, int64, njit, types, uint32, void
+
+from prefstats.game.cards import N_SUITS
+from prefstats.game.deal import N_SEATS
+from prefstats.solver._search import (
+    ALL_SUITS,
+    DECLARER,
+    N_BUCKETS,
+    NO_CODES,
+    NO_HINT,
+    NO_TRUMP,
+    RANK_MASK,
+    SUIT_SHIFT,
+    UNDECIDED,
+    _beats,
+    _bucket,
+    _cashable_in_suit,
+    _contract_bounds,
+    _count,
+    _follow_order,
+    _high_card,
+    _is_max,
+    _lead_order,
+    _legal,
+    _low_card,
+    _node_counter,
+    _outranked_suit,
+    _pick,
+    _position_key,
+    _reaches,
+    _run_tops,
+    _seat_hand,
+    _suit_cards,
+    _suit_of,
+    _trumps_over,
+    _tt_bounds,
+    _tt_store,
+    _updated_codes,
+    exact_value,
+)
+from prefstats.solver._tables import BIT_COUNT, SUIT_BITS
+
+# --- best discard -----------------------------------------------------------------------------
+
+MAX_DISCARDS = 66  # C(12, 2)
+TRUMP_COST = 4 * SUIT_BITS  # keep trumps: try discarding them last
+
+
+@njit(cache=True, nogil=True)
+def _discard_cost(card: int, hand: int, present: int, trump: int, misere: int) -> int:
+    """Heuristic rank of a discard, lower first: in a contract low cards of short side suits,
+    in misère high cards (counted by the cards above them)."""
+    suit = card >> SUIT_SHIFT
+    here = _suit_of(present, suit)
+    above = BIT_COUNT[here >> ((card & RANK_MASK) + 1)]
+    if misere:
+        return above
+    below = BIT_COUNT[here & ((1 << (card & RANK_MASK)) - 1)]
+    cost = below + 2 * BIT_COUNT[_suit_of(hand, suit)]
+    if above == 0:
+        cost += SUIT_BITS
+    if suit == trump:
+        cost += TRUMP_COST
+    return cost
+
+
+@njit(cache=True, nogil=True)
+def _discard_candidates(hand: int, present: int, trump: int, misere: int) -> tuple[np.ndarray, int]:
+    """Distinct two-card discards, best-looking first; discarding any k cards of a run of
+    equivalent cards is the same as discarding its top k, so only those are listed."""
+    masks = np.zeros(MAX_DISCARDS, dtype=np.int64)
+    costs = np.zeros(MAX_DISCARDS, dtype=np.int64)
+    tops = _run_tops(hand, present)
+    count = 0
+    for a in range(N_SUITS * SUIT_BITS):
+        if not (tops >> a) & 1:
+            continue
+        below_a = present & ((1 << a) - 1) & _suit_cards(a >> SUIT_SHIFT)
+        same_run = 0
+        if below_a:
+            next_below = _high_card(below_a)
+            if (hand >> next_below) & 1:
+                same_run = 1 << next_below
+        partners = (tops & ~((1 << (a + 1)) - 1)) | same_run
+        while partners:
+            b = _low_card(partners)
+            partners ^= 1 << b
+            masks[count] = (1 << a) | (1 << b)
+            costs[count] = _discard_cost(a, hand, present, trump, misere) + _discard_cost(
+                b, hand, present, trump, misere
+            )
+            count += 1
+    order = np.argsort(costs[:count], kind="mergesort")
+    return masks[:count][order], count
+
+
+@njit(
+    types.UniTuple(int64, 2)(int64, int64, int64, int64, int64, int64, int64[::1]),
+    cache=True,
+    nogil=True,
+)
+def best_discard(
+    hand: int,
+    hl: int,
+    hr: int,
+    leader: int,
+    trump: int,
+    misere: int,
+    tt: np.ndarray,
+) -> tuple[int, int]:
+    """Declarer's best two-card discard from ``hand`` (kernel seats): (discard mask, value).
+
+    The first candidate is solved exactly; each later one is only asked whether it beats the
+    best value so far (a null-window test), and solved exactly only if it does.
+    """
+    present = hand | hl | hr
+    n_tricks = _count(hl)
+    candidates, count = _discard_candidates(hand, present, trump, misere)
+    best_mask = candidates[0]
+    value = exact_value(hand & ~best_mask, hl, hr, leader, trump, misere, 0, n_tricks, tt)
+    for index in range(1, count):
+        kept = hand & ~candidates[index]
+        if misere:
+            if value == 0:
+                break
+            if not _reaches(kept, hl, hr, leader, value, trump, misere, tt):
+                value = exact_value(kept, hl, hr, leader, trump, misere, 0, value - 1, tt)
+                best_mask = candidates[index]
+        else:
+            if value == n_tricks:
+                break
+            if _reaches(kept, hl, hr, leader, value + 1, trump, misere, tt):
+                value = exact_value(kept, hl, hr, leader, trump, misere, value + 1, n_tricks, tt)
+                best_mask = candidates[index]
+    return best_mask, value
+
+
+@njit(
+    boolean(int64, int64, int64, int64, int64, int64, int64, int64[::1]),
+    cache=True,
+    nogil=True,
+)
+def _discard_reaches(
+    hand: int, hl: int, hr: int, leader: int, trump: int, misere: int, target: int, tt: np.ndarray
+) -> bool:
+    """Is there a two-card discard from ``hand`` (kernel seats) after which the declarer takes
+    at least ``target`` tricks (misère: at most ``target``)? Stops at the first that does."""
+    present = hand | hl | hr
+    candidates, count = _discard_candidates(hand, present, trump, misere)
+    for index in range(count):
+        kept = hand & ~candidates[index]
+        if misere:
+            if not _reaches(kept, hl, hr, leader, target + 1, trump, misere, tt):
+                return True
+        elif _reaches(kept, hl, hr, leader, target, trump, misere, tt):
+            return True
+    return False
+
+
+# --- late discards: one search bounding every discard --------------------------------------
+#
+# In the "late discard" game the declarer holds his 12 cards and puts off choosing his discard:
+# at any turn he may drop his remaining cards of the led suit, or his trumps, or both, as long as
+# he drops at most ``spare`` (2) cards in all, then play as if he had never held them. Committing
+# to a discard before the first trick is one of his strategies there, against the same defence,
+# so the game's value is at least the best discard's: when he cannot reach ``target`` in it, no
+# discard does (one search instead of one per discard). Only its "no" answers are used, so every
+# cut in it that answers "no" is a proved upper bound; a wrong "yes" would only cost time.
+
+N_FOLLOW_OPTIONS = 4  # keep all; drop the led suit; drop it and the trumps; drop the trumps
+
+
+@njit(cache=True, nogil=True)
+def _spare_cashable(
+    hand: int, others_a: int, others_b: int, spare_a: int, spare_b: int, present: int, trump: int
+) -> int:
+    """``_cashable`` when the others may drop up to ``spare_a`` / ``spare_b`` cards: a player
+    with trumps can ruff once he has followed (or dropped) all his cards of the suit."""
+    total = 0
+    for suit in range(N_SUITS):
+        held = _suit_of(hand, suit)
+        if held == 0:
+            continue
+        tops = _cashable_in_suit(held, others_a, others_b, present, suit)
+        if tops and trump >= 0 and suit != trump:
+            if _suit_of(others_a, trump):
+                tops = min(tops, max(0, int(BIT_COUNT[_suit_of(others_a, suit)]) - spare_a))
+            if _suit_of(others_b, trump):
+                tops = min(tops, max(0, int(BIT_COUNT[_suit_of(others_b, suit)]) - spare_b))
+        total += tops
+    return total
+
+
+@njit(cache=True, nogil=True)
+def _late_defence(hd: int, hl: int, hr: int, leader: int, trump: int, spare: int) -> int:
+    """Tricks the defence takes for sure in the late-discard game: a defender's trumps above
+    all the declarer's, what a defender on lead cashes at once, or the trick a declarer on lead
+    loses in a suit he cannot drop whose top card a defender holds."""
+    present = hd | hl | hr
+    defence = max(_trumps_over(hl, hd, trump), _trumps_over(hr, hd, trump))
+    if leader == DECLARER:
+        defence = max(defence, _outranked_suit(hd, present, spare))
+    elif leader == 1:
+        defence = max(defence, _spare_cashable(hl, hd, hr, spare, 0, present, trump))
+    elif leader == 2:
+        defence = max(defence, _spare_cashable(hr, hd, hl, spare, 0, present, trump))
+    return defence
+
+
+@njit(cache=True, nogil=True)
+def _follow_option(hand: int, led: int, trump: int, spare: int, option: int) -> tuple[int, int]:
+    """The declarer's ``option`` when following in the late-discard game: (dropped cards, legal
+    cards), or (-1, 0) when it needs more than ``spare`` cards or changes nothing."""
+    if option == 0:
+        return 0, _legal(hand, led, trump)
+    follow = hand & _suit_cards(led)
+    trumps = hand & _suit_cards(trump) if 0 <= trump != led else 0
+    n_follow = _count(follow)
+    n_trumps = _count(trumps)
+    if option == 1 and 1 <= n_follow <= spare:
+        return follow, _legal(hand & ~follow, led, trump)
+    if option == 2 and n_follow >= 1 and n_trumps >= 1 and n_follow + n_trumps <= spare:
+        return follow | trumps, hand & ~follow & ~trumps
+    if option == 3 and n_follow == 0 and 1 <= n_trumps <= spare:
+        return trumps, hand & ~trumps
+    return -1, 0
+
+
+@njit(cache=True, nogil=True)
+def _options_of(seat: int) -> int:
+    return N_FOLLOW_OPTIONS if seat == DECLARER else 1
+
+
+@njit(cache=True, nogil=True)
+def _late_probe(
+    hd: int, hl: int, hr: int, leader: int, target: int, trump: int, tt: np.ndarray
+) -> tuple[int, int]:
+    """``_probe`` for the late-discard game, declarer holding spare cards: (1, 0 or
+    UNDECIDED; key)."""
+    n_tricks = _count(hl)
+    if target <= 0:
+        return 1, -1
+    if target > n_tricks:
+        return 0, -1
+    if n_tricks - _late_defence(hd, hl, hr, leader, trump, _count(hd) - n_tricks) < target:
+        return 0, -1
+    if _contract_bounds(hd, hl, hr, leader, trump, n_tricks)[0] >= target:
+        return 1, -1  # the declarer's quick tricks: may be generous here, which is safe
+    present = hd | hl | hr
+    key = _position_key(_updated_codes(NO_CODES, ALL_SUITS, hl, hr, present), leader, trump, 0)
+    lower, upper, _ = _tt_bounds(tt, key, n_tricks)
+    if lower >= target:
+        return 1, key
+    if upper < target:
+        return 0, key
+    return UNDECIDED, key
+
+
+@njit(cache=True, nogil=True)
+def _late_next(
+    hd: int, hl: int, hr: int, leader: int, target: int, trump: int, tt: np.ndarray
+) -> tuple[int, int]:
+    """How a trick start is answered: (1 or 0, -1) settled, or (UNDECIDED, key) to search;
+    with no spare card left it is an ordinary position (``_reaches``)."""
+    if _count(hd) == _count(hl):
+        return (1 if _reaches(hd, hl, hr, leader, target, trump, 0, tt) else 0), -1
+    return _late_probe(hd, hl, hr, leader, target, trump, tt)
+
+
+@njit(
+    boolean(int64, int64, int64, int64, int64, int64, int64, int64[::1]),
+    cache=True,
+    nogil=True,
+)
+def _late_search(
+    hd: int, hl: int, hr: int, leader: int, target: int, trump: int, key: int, tt: np.ndarray
+) -> bool:
+    """Can the declarer, holding spare cards, take ``target`` tricks in the late-discard game (a
+    contract)? ``_search``'s loops, with the declarer's follow options. "No" is exact; "yes"
+    may be too generous."""
+    tt[_node_counter(tt)] += 1
+    n_tricks = _count(hl)
+    spare = _count(hd) - n_tricks
+    present = hd | hl | hr
+    seat1 = leader
+    seat2 = (leader + 1) % N_SEATS
+    seat3 = (leader + 2) % N_SEATS
+    hand2 = _seat_hand(seat2, hd, hl, hr)
+    hand3 = _seat_hand(seat3, hd, hl, hr)
+    max1 = _is_max(seat1, 0)
+    max2 = _is_max(seat2, 0)
+    max3 = _is_max(seat3, 0)
+    moves1 = _run_tops(_seat_hand(seat1, hd, hl, hr), present)
+    first1, second1, dirs1 = _lead_order(seat1, moves1, hd, hl, hr, present, trump, 0)
+    answer1 = not max1
+    for bucket1 in range(N_BUCKETS):
+        cards1 = _bucket(bucket1, 0, first1, second1, moves1)
+        while cards1 and answer1 != max1:
+            card1 = _pick(cards1, (dirs1 >> bucket1) & 1)
+            cards1 ^= 1 << card1
+            led = card1 >> SUIT_SHIFT
+            answer2 = not max2
+            for option2 in range(_options_of(seat2)):
+                dropped2, legal2 = _follow_option(hand2, led, trump, spare, option2)
+                moves2 = _run_tops(legal2, present) if dropped2 >= 0 else 0
+                first2, second2, dirs2 = _follow_order(
+                    seat2, moves2, led, card1, seat1, seat3, hand3, trump, 0
+                )
+                for bucket2 in range(N_BUCKETS):
+                    cards2 = _bucket(bucket2, 0, first2, second2, moves2)
+                    while cards2 and answer2 != max2:
+                        card2 = _pick(cards2, (dirs2 >> bucket2) & 1)
+                        cards2 ^= 1 << card2
+                        best, winner = card1, seat1
+                        if _beats(card2, best, trump):
+                            best, winner = card2, seat2
+                        left2 = spare - _count(dropped2)
+                        answer3 = not max3
+                        for option3 in range(_options_of(seat3)):
+                            dropped3, legal3 = _follow_option(hand3, led, trump, left2, option3)
+                            moves3 = _run_tops(legal3, present) if dropped3 >= 0 else 0
+                            first3, second3, dirs3 = _follow_order(
+                                seat3, moves3, led, best, winner, -1, 0, trump, 0
+                            )
+                            for bucket3 in range(N_BUCKETS):
+                                cards3 = _bucket(bucket3, 0, first3, second3, moves3)
+                                while cards3 and answer3 != max3:
+                                    card3 = _pick(cards3, (dirs3 >> bucket3) & 1)
+                                    cards3 ^= 1 << card3
+                                    last = seat3 if _beats(card3, best, trump) else winner
+                                    kept = ~(
+                                        (1 << card1) | (1 << card2) | (1 << card3)
+                                        | dropped2 | dropped3
+                                    )  # fmt: skip
+                                    next_target = target - (1 if last == DECLARER else 0)
+                                    decided, next_key = _late_next(
+                                        hd & kept, hl & kept, hr & kept, last, next_target,
+                                        trump, tt,
+                                    )  # fmt: skip
+                                    if decided != UNDECIDED:
+                                        answer3 = decided == 1
+                                    else:
+                                        answer3 = _late_search(
+                                            hd & kept, hl & kept, hr & kept, last, next_target,
+                                            trump, next_key, tt,
+                                        )  # fmt: skip
+                        if answer3 == max2:
+                            answer2 = answer3
+            if answer2 == max1:
+                answer1 = answer2
+    if key >= 0:
+        if answer1:
+            _tt_store(tt, key, n_tricks, target, n_tricks, NO_HINT)
+        else:
+            _tt_store(tt, key, n_tricks, 0, target - 1, NO_HINT)
+    return answer1
+
+
+@njit(
+    boolean(int64, int64, int64, int64, int64, int64, int64[::1]),
+    cache=True,
+    nogil=True,
+)
+def _late_reaches(
+    hd: int, hl: int, hr: int, leader: int, target: int, trump: int, tt: np.ndarray
+) -> bool:
+    """Late-discard null-window test at a trick start (``_late_search``): "no" is exact."""
+    decided, key = _late_next(hd, hl, hr, leader, target, trump, tt)
+    if decided != UNDECIDED:
+        return decided == 1
+    return _late_search(hd, hl, hr, leader, target, trump, key, tt)
+
+
+# --- dealt potential --------------------------------------------------------------------------
+
+
+@njit(
+    int64(int64, int64, int64, int64, int64, int64, int64[::1]),
+    cache=True,
+    nogil=True,
+)
+def _find_discard(
+    hand: int, hl: int, hr: int, leader: int, trump: int, target: int, tt: np.ndarray
+) -> int:
+    """The kept ten cards of the first discard (in ``_discard_candidates`` order) taking at
+    least ``target`` tricks in a contract, or -1 if none does."""
+    candidates, count = _discard_candidates(hand, hand | hl | hr, trump, 0)
+    for index in range(count):
+        kept = hand & ~candidates[index]
+        if _reaches(kept, hl, hr, leader, target, trump, 0, tt):
+            return kept
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def _first_kept(hand: int, hl: int, hr: int, trump: int) -> int:
+    """The ten cards kept by the best-looking discard."""
+    candidates, _ = _discard_candidates(hand, hand | hl | hr, trump, 0)
+    return hand & ~candidates[0]
+
+
+MAX_TRICKS = 10
+
+# Counters of ``potential_batch``'s ``stats``; a question is one deal, seat and strain.
+STAT_DEALS = 0
+STAT_STRAINS = 1  # strain questions asked
+STAT_STRAINS_NO_SEARCH = 2  # ... settled without any search
+STAT_STRAINS_CAPPED = 3  # ... by the level already found (no higher contract to make)
+STAT_STRAINS_SURE_TRICKS = 4  # ... by the defence's sure tricks against every discard
+STAT_STRAINS_LATE = 5  # ... "cannot make" by one late-discard search for every discard
+STAT_MISERES = 6  # clean misère questions
+STAT_MISERES_NO_SEARCH = 7  # ... settled by the misère bounds of every discard, no search
+STAT_DEALS_NO_SEARCH = 8  # deals whose every question was settled without search
+N_STATS = 9
+
+SETTLED_CAPPED = 0
+SETTLED_SURE_TRICKS = 1
+SETTLED_LATE = 2
+SETTLED_BY_DISCARDS = 3
+
+
+@njit(cache=True, nogil=True)
+def _strain_value(
+    hand: int, hl: int, hr: int, leader: int, trump: int, need: int, tt: np.ndarray
+) -> tuple[int, int]:
+    """Most tricks (at most ``MAX_TRICKS``) the declarer takes in a contract with his best
+    discard from ``hand`` if that is at least ``need``, else -1; and what settled it.
+
+    The best-looking discard is asked first and then solved exactly; above the value found,
+    one late-discard search proves that no discard does better, or else the discards are
+    asked in turn.
+    """
+    if need > MAX_TRICKS:
+        return -1, SETTLED_CAPPED
+    n_tricks = _count(hl)
+    if n_tricks - _late_defence(hand, hl, hr, leader, trump, _count(hand) - n_tricks) < need:
+        return -1, SETTLED_SURE_TRICKS
+    kept = _first_kept(hand, hl, hr, trump)
+    if not _reaches(kept, hl, hr, leader, need, trump, 0, tt):
+        if not _late_reaches(hand, hl, hr, leader, need, trump, tt):
+            return -1, SETTLED_LATE
+        kept = _find_discard(hand, hl, hr, leader, trump, need, tt)
+        if kept < 0:
+            return -1, SETTLED_BY_DISCARDS
+    value = exact_value(kept, hl, hr, leader, trump, 0, need, MAX_TRICKS, tt)
+    while value < MAX_TRICKS and _late_reaches(hand, hl, hr, leader, value + 1, trump, tt):
+        kept = _find_discard(hand, hl, hr, leader, trump, value + 1, tt)
+        if kept < 0:
+            break
+        value = exact_value(kept, hl, hr, leader, trump, 0, value + 1, MAX_TRICKS, tt)
+    return value, SETTLED_BY_DISCARDS
+
+
+@njit(
+    int64(int64, int64, int64, int64, int64, int64, int64[::1], int64[::1]),
+    cache=True,
+    nogil=True,
+)
+def _strain_best(
+    hand: int,
+    hl: int,
+    hr: int,
+    leader: int,
+    trump: int,
+    need: int,
+    tt: np.ndarray,
+    stats: np.ndarray,
+) -> int:
+    """``_strain_value``'s tricks, counting into ``stats`` what settled the question."""
+    before = tt[_node_counter(tt)]
+    value, settled = _strain_value(hand, hl, hr, leader, trump, need, tt)
+    stats[STAT_STRAINS] += 1
+    if settled == SETTLED_CAPPED:
+        stats[STAT_STRAINS_CAPPED] += 1
+    elif settled == SETTLED_SURE_TRICKS:
+        stats[STAT_STRAINS_SURE_TRICKS] += 1
+    elif settled == SETTLED_LATE:
+        stats[STAT_STRAINS_LATE] += 1
+    if tt[_node_counter(tt)] == before:
+        stats[STAT_STRAINS_NO_SEARCH] += 1
+    return value
+
+
+@njit(
+    void(uint32[:, ::1], int64, int64[::1], int8[:, ::1], boolean[:, ::1], int64[::1]),
+    cache=True,
+    nogil=True,
+)
+def potential_batch(
+    deals: np.ndarray,
+    min_level: int,
+    tt: np.ndarray,
+    best: np.ndarray,
+    clean: np.ndarray,
+    stats: np.ndarray,
+) -> None:
+    """Dealt potential of every seat of each deal (first, second, third hand, talon): the
+    highest (level, strain) it makes double-dummy with the talon and its best discard, the
+    first hand leading, as ``level * 5 + strain`` (strain 0..3 suits, 4 no-trump; -1 below
+    ``min_level``), and whether it takes no trick on misère likewise. Adds to ``stats``
+    (``STAT_*``) what settled the questions.
+
+    Strains are tried from no-trump down, so a later strain only needs one level more than the
+    best so far (``_strain_value``); a clean misère is asked discard by discard.
+    """
+    for row in range(deals.shape[0]):
+        talon = int(deals[row, 3])
+        deal_before = tt[_node_counter(tt)]
+        for seat in range(3):
+            hand = int(deals[row, seat]) | talon
+            hl = int(deals[row, (seat + 1) % 3])
+            hr = int(deals[row, (seat + 2) % 3])
+            leader = (3 - seat) % 3
+            best_level, best_strain = min_level - 1, -1
+            for strain in range(4, -1, -1):
+                trump = NO_TRUMP if strain == 4 else strain
+                value = _strain_best(hand, hl, hr, leader, trump, best_level + 1, tt, stats)
+                if value > best_level:
+                    best_level, best_strain = value, strain
+            best[row, seat] = best_level * 5 + best_strain if best_strain >= 0 else -1
+            misere_before = tt[_node_counter(tt)]
+            clean[row, seat] = _discard_reaches(hand, hl, hr, leader, NO_TRUMP, 1, 0, tt)
+            stats[STAT_MISERES] += 1
+            stats[STAT_MISERES_NO_SEARCH] += tt[_node_counter(tt)] == misere_before
+        stats[STAT_DEALS] += 1
+        stats[STAT_DEALS_NO_SEARCH] += tt[_node_counter(tt)] == deal_before
+
+
+@njit(
+    void(uint32[:, ::1], int64[::1], int64, int64, int64[::1], uint32[::1], int8[::1]),
+    cache=True,
+    nogil=True,
+)
+def best_discard_batch(
+    deals: np.ndarray,
+    declarers: np.ndarray,
+    trump: int,
+    misere: int,
+    tt: np.ndarray,
+    discards: np.ndarray,
+    tricks: np.ndarray,
+) -> None:
+    """``best_discard`` for each deal (first, second, third hand, talon) and its declarer seat,
+    the first hand leading: the declarer holds his hand and the talon."""
+    for row in range(deals.shape[0]):
+        seat = declarers[row]
+        hand = int(deals[row, seat]) | int(deals[row, 3])
+        hl = int(deals[row, (seat + 1) % 3])
+        hr = int(deals[row, (seat + 2) % 3])
+        mask, value = best_discard(hand, hl, hr, (3 - seat) % 3, trump, misere, tt)
+        discards[row] = mask
+        tricks[row] = value
