@@ -60,7 +60,7 @@ DEAL_COLUMNS = ("first", "second", "third", "talon")
 EVALUATOR_STREAM, DISCARD_STREAM = 1, 2  # sub-streams of the seed (the deals use the seed's own)
 # Deals per chunk by default: a few seconds of one core, so that progress ticks often. The chunk
 # size never changes the rows (see the module docstring).
-CHUNK_CHEAP, CHUNK_POTENTIAL, CHUNK_SAMPLED = 20_000, 2_000, 500
+CHUNK_CHEAP, CHUNK_POTENTIAL, CHUNK_SAMPLED = 20_000, 1_000, 500
 # The settings each policy reads from the spec (spec field -> the policy's own field).
 EVALUATOR_SETTINGS = {
     "heuristic": {"misere_risk_limit": "misere_risk_limit"},
