@@ -23,7 +23,7 @@ from prefstats.players.discards import (
     strain_discards,
 )
 from prefstats.players.evaluators import HeuristicEvaluator
-from prefstats.solver import solve, solve_many
+from prefstats.solver import best_discard, solve, solve_many
 
 C = Contract.parse
 HAND = "♠7 8 A ♣7 9 ♦7 8 ♥8 9 10"  # catchable: ♠7 8 A, ♥8 9 10
@@ -119,6 +119,24 @@ def test_equivalent_discards_play_the_same_double_dummy():
                     for d in (original, int(reps[row, c]))
                 ]  # fmt: skip
                 assert tricks[0] == tricks[1]
+
+
+def test_the_solvers_best_discard_is_the_best_class_of_equivalent_discards():
+    """The kernel searches one discard per class of its own (``solver.best_discard``); the
+    policies' classes (``equivalent_discards``) must give the same best value: the two
+    equivalences agree on every deal, in a contract and in misère."""
+    deals = deal_many(24, seed=17)
+    for row, deal in enumerate(deals):
+        seat = row % 3
+        hand12 = int(deal[seat] | deal[3])
+        others = [int(deal[s]) for s in range(3) if s != seat]
+        misere = row % 2 == 1
+        trump = None if misere else row % 4
+        reps = {int(r) for r in equivalent_discards(np.array([hand12], np.uint32), misere)[0]}
+        values = [solve([hand12 & ~r if s == seat else int(deal[s]) for s in range(3)],
+                        trump=trump, misere=misere, declarer=seat) for r in reps]  # fmt: skip
+        _, kernel = best_discard(hand12, others, trump=trump, misere=misere, declarer=seat)
+        assert kernel == (min(values) if misere else max(values)), row
 
 
 def test_shortlist_is_distinct_classes_best_first():
