@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: study test lint clean
+.PHONY: study test lint readme clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +35,12 @@ lint: $(STAMP)
 # pytest exits 5 when it collects no test: that is not a failure of the code.
 test: lint
 	$(BIN)/python -m pytest; rc=$$?; if [ $$rc -eq 5 ]; then exit 0; fi; exit $$rc
+
+# After regenerating prefstats/data (see its README): write the README's generated blocks.
+readme: $(STAMP)
+	$(BIN)/python -c "from pathlib import Path; from prefstats.report.answers import \
+	fill_readme_blocks, readme_blocks; p = Path('README.md'); \
+	p.write_text(fill_readme_blocks(p.read_text(encoding='utf-8'), readme_blocks()), encoding='utf-8')"
 
 clean:
 	rm -rf $(VENV) build *.egg-info

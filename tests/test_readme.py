@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from prefstats.report.answers import README_BLOCKS, readme_blocks
+from prefstats.report.answers import README_BLOCKS, fill_readme_blocks, readme_blocks
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -23,3 +23,10 @@ def readme_block(name: str) -> str:
 @pytest.mark.parametrize("name", README_BLOCKS)
 def test_readme_block_equals_the_shipped_tables(name, blocks):
     assert readme_block(name) == blocks[name]
+
+
+def test_filling_the_blocks_keeps_the_rest_and_names_a_missing_block():
+    text = "head\n<!-- a:start -->\nold\n<!-- a:end -->\ntail"
+    assert fill_readme_blocks(text, {"a": "new"}) == text.replace("old", "new")
+    with pytest.raises(ValueError, match="'b'"):
+        fill_readme_blocks(text, {"b": "x"})

@@ -93,3 +93,19 @@ def readme_blocks() -> dict[str, str]:
         "sharing": sharing_answer(pd.read_parquet(shipped(MISERE_EV))),
     }  # fmt: skip
     return {name: blocks[name] for name in README_BLOCKS}
+
+
+def fill_readme_blocks(text: str, blocks: dict[str, str]) -> str:
+    """``text`` with each ``<!-- name:start -->`` … ``<!-- name:end -->`` block replaced by
+    ``blocks[name]`` (``make readme`` writes the README's blocks after a regeneration).
+
+    >>> fill_readme_blocks("a <!-- x:start -->old<!-- x:end --> b", {"x": "new"})
+    'a <!-- x:start -->\\nnew\\n<!-- x:end --> b'
+    """
+    for name, block in blocks.items():
+        start, end = f"<!-- {name}:start -->", f"<!-- {name}:end -->"
+        if start not in text or end not in text:
+            raise ValueError(f"the text has no block {name!r} ({start} … {end})")
+        head, rest = text.split(start, 1)
+        text = f"{head}{start}\n{block}\n{end}{rest.split(end, 1)[1]}"
+    return text
