@@ -25,7 +25,7 @@ study: $(STAMP)
 	$(BIN)/prefstats report $(RUN) --ev $(RUN)/misere_ev.parquet --out reports/report.html
 	@echo "Report: reports/report.html. For 10^7 deals without potentials:"
 	@echo "  $(BIN)/prefstats study --deals 10000000 --jobs $(JOBS) --out runs/big"
-	@echo "  (about 25 minutes on 2 cores: 10^6 deals took 2 min 31 s; add --backend dask --scheduler tcp://HOST:8786 for a cluster)"
+	@echo "  (about 35 minutes on 2 cores: 10^6 deals took 3 min 23 s; add --backend dask --scheduler tcp://HOST:8786 for a cluster)"
 
 lint: $(STAMP)
 	$(BIN)/ruff check prefstats tests

@@ -184,7 +184,7 @@ def findings_markdown(summary: pd.DataFrame) -> str:
 
     >>> table = summarize(pd.DataFrame({"contract": [15, 16, -1, 15] * 250}))
     >>> print(findings_markdown(table).splitlines()[2])
-    | played | nine (9 or 10 tricks) | 250 | 1,000 | 25.0% | 22.4–27.8% |
+    | played | nine (9 or 10 tricks) | 250 | 1,000 | 25.00% | 22.42–27.78% |
     """
     rows = summary[summary.event.isin(FINDINGS_EVENTS) & (summary.measure != "bid")]
     lines = [
@@ -196,7 +196,7 @@ def findings_markdown(summary: pd.DataFrame) -> str:
         if row.kind == "ratio":
             value, interval = f"{row.estimate:.2f}×", f"{row.low:.2f}–{row.high:.2f}×"
         else:
-            value, interval = f"{row.estimate:.1%}", f"{row.low:.1%}–{row.high:.1%}"
+            value, interval = f"{row.estimate:.2%}", f"{row.low:.2%}–{row.high:.2%}"
             interval = interval.replace("%–", "–", 1)
         event = labels.get(str(row.event), str(row.event))
         lines.append(f"| {row.measure} | {event} | {row.count:,} | {row.n:,} | {value} | "
