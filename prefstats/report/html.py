@@ -336,6 +336,8 @@ def _pairs(table: pd.DataFrame) -> str:
     for column in ("mean_measured", "mean_product", "mean_abs_difference"):
         by_lead[column] = by_lead[column].map("{:.3f}".format)
     by_lead["product_inside_95"] = by_lead["product_inside_95"].map("{:.1%}".format)
+    by_lead.columns = ["lead", "pairs", "layouts a pair", "mean measured", "mean product rule",
+                       "mean |difference|", "product inside the 95% CI"]  # fmt: skip
     worst = table.reindex(table.difference.abs().sort_values(ascending=False).index).head(6)
     shown = pd.DataFrame({
         "pair": [f"{a} + {b}" for a, b in zip(worst.text_a, worst.text_b, strict=True)],

@@ -132,10 +132,12 @@ def misere_ev_summary(ev_table: pd.DataFrame) -> pd.DataFrame:
     """The misères of an EV table by hand class: how many, their mean P(caught), mean solo and
     shared EV (whists, four players, Sochi) and how often a risk-neutral dealer accepts."""
     groups = ev_table.groupby("class")
-    return pd.DataFrame({
+    out = pd.DataFrame({
         "hands": groups.size().map("{:,}".format),
         "mean P(caught)": groups.p_caught.mean().map("{:.3f}".format),
         "mean solo EV": groups.solo_ev.mean().map("{:+.1f}".format),
         "mean shared EV (each partner)": groups.shared_ev.mean().map("{:+.1f}".format),
         "dealer accepts": groups.dealer_accepts.mean().map("{:.1%}".format),
-    }).rename_axis("hand class").reset_index()  # fmt: skip
+    })  # fmt: skip
+    out.index = out.index.str.replace("_", " ")
+    return out.rename_axis("hand class").reset_index()
