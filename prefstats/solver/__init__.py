@@ -101,10 +101,6 @@ def clear_tables() -> None:
 # --- validation -------------------------------------------------------------------------------
 
 
-def _card_names(mask: int) -> str:
-    return format_hand(mask)
-
-
 def _check_seat(name: str, seat: int) -> int:
     if isinstance(seat, bool) or not isinstance(seat, int | np.integer) or not 0 <= seat < N_SEATS:
         raise ValueError(f"{name} must be a seat 0, 1 or 2, got {seat!r}")
@@ -157,7 +153,7 @@ def _check_disjoint(masks: Sequence[int], seats: Sequence[int] = (0, 1, 2)) -> N
         if shared:
             many = shared.bit_count() > 1
             raise ValueError(
-                f"card{'s' if many else ''} {_card_names(shared)} {'are' if many else 'is'} "
+                f"card{'s' if many else ''} {format_hand(shared)} {'are' if many else 'is'} "
                 f"in seats {i} and {j}"
             )
 
@@ -542,7 +538,7 @@ def _check_trick_position(hands: Sequence[int], trick: list[int], leader: int) -
     for step, card in enumerate(trick):
         seat = (leader + step) % N_SEATS
         if any(int(hand) >> card & 1 for hand in hands):
-            raise ValueError(f"card {_card_names(1 << card)} is both played and held")
+            raise ValueError(f"card {format_hand(1 << card)} is both played and held")
         before[seat] |= 1 << card
     _check_hands(before)
     return [int(hand) for hand in hands]

@@ -15,12 +15,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from prefstats.game.cards import Style, format_card
+from prefstats.game.cards import N_RANKS, RED_SUITS, SUIT_SYMBOLS, Style, format_card
 from prefstats.game.deal import N_SEATS, SEAT_NAMES
-from prefstats.solver import _beats, best_card, solve
+from prefstats.solver import _beats, best_card
 from prefstats.solver._search import NO_TRUMP
-
-TRUMP_NAMES = ("♠", "♣", "♦", "♥")
 
 
 @dataclass(frozen=True)
@@ -59,7 +57,7 @@ class PlayLine:
         """``misère``, ``no trump`` or the trump suit."""
         if self.misere:
             return "misère"
-        return "no trump" if self.trump is None else f"{TRUMP_NAMES[self.trump]} trumps"
+        return "no trump" if self.trump is None else f"{SUIT_SYMBOLS[self.trump]} trumps"
 
     def format(self, style: Style = "en") -> str:
         """The line as text: a heading, then one line per trick."""
@@ -91,7 +89,7 @@ class PlayLine:
 
 
 def _card_html(card: int, lead: bool) -> str:
-    colour = "#c00" if card >> 3 in (2, 3) else "#000"
+    colour = "#c00" if card // N_RANKS in RED_SUITS else "#000"
     text = format_card(card)
     return f"<td style='color:{colour}'>{'<u>' + text + '</u>' if lead else text}</td>"
 
@@ -105,10 +103,10 @@ def play_line(
     leader: int = 0,
 ) -> PlayLine:
     """The double-dummy play of three equal hands (seats 0, 1, 2): at every turn the card
-    ``best_card`` picks, so the declarer takes exactly ``solve``'s value of tricks."""
+    ``best_card`` picks, so the declarer takes exactly the value of the first card's search
+    (``solve``'s value of the deal)."""
     remaining = [int(h) for h in hands]
-    value = solve(remaining, trump=trump, misere=misere, declarer=declarer, leader=leader)
-    tricks, won = [], 0
+    tricks, won, value = [], 0, None
     to_lead = leader
     while remaining[to_lead]:
         played: list[int] = []
@@ -119,6 +117,7 @@ def play_line(
             remaining[(to_lead + len(played)) % N_SEATS] &= ~(1 << card)
             played.append(card)
             to_come.append(tricks_on)
+            value = tricks_on if value is None else value  # the solver's value of the deal
         winner = _winner(played, to_lead, trump)
         tricks.append(LineTrick(to_lead, tuple(played), winner, tuple(to_come)))
         won += winner == declarer
