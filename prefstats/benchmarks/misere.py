@@ -113,10 +113,11 @@ def main() -> None:
                 f"(P(caught) {figures['p_caught']:.4f}), solve_many "
                 f"{figures['solve_seconds']:.2f} s (E[tricks] {figures['mean_tricks']:.3f})"
             )
-    print("catch rates (data/catch_rates.parquet; clean suits elsewhere, 95% CI):")
+    print("catch rates (prefstats/data/catch_rates.parquet; three settings, 95% CI):")
     for line in headline_rows():
         print(line)
-    print("pairs of catchable suits (data/catch_pairs.parquet; clean suits elsewhere, 95% CI):")
+    print("pairs of catchable suits (prefstats/data/catch_pairs.parquet; clean suits "
+          "elsewhere, 95% CI):")  # fmt: skip
     for line in headline_pair_rows():
         print(line)
 

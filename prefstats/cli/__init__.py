@@ -18,6 +18,7 @@ from typing import NoReturn
 import pyarrow as pa
 
 from prefstats.cli import game, misere, studies
+from prefstats.studies.runs import one_line
 from prefstats.version import __version__
 
 BENCHMARKS = {
@@ -41,7 +42,7 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         """Print the mistake in one line (with where to read more) and exit with code 2."""
-        self.exit(2, f"{self.prog}: {_one_line(message)} (see {self.prog} --help)\n")
+        self.exit(2, f"{self.prog}: {one_line(message)} (see {self.prog} --help)\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -67,14 +68,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         func(args)
     except USER_ERRORS as err:
-        print(f"prefstats {args.command}: {_one_line(err)}", file=sys.stderr)
+        print(f"prefstats {args.command}: {one_line(err)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(f"prefstats {args.command}: stopped; rerun the same command to resume",
               file=sys.stderr)  # fmt: skip
         return 130
     return 0
-
-
-def _one_line(err: BaseException | str) -> str:
-    return " ".join(str(err).split()) or type(err).__name__

@@ -18,12 +18,11 @@ from prefstats.players.evaluators import EVALUATORS, HeuristicEvaluator
 from prefstats.report.html import build_report
 from prefstats.studies import catch_tables
 from prefstats.studies.misere_ev import run_misere_ev
-from prefstats.studies.results import sensitivity, summarize
+from prefstats.studies.results import FINDINGS_EVENTS, sensitivity, summarize
 from prefstats.studies.runs import read_spec, write_shipped, write_table
 from prefstats.studies.study import StudySpec, run_study
 
 JOBS_HELP = "worker processes (at most the cores here)"
-HEADLINE_EVENTS = ["nine", "nine only", "ten", "misère", "all-pass", "misère / nine"]
 
 
 def add_parsers(sub: Any) -> None:
@@ -182,7 +181,7 @@ def cmd_study(args: argparse.Namespace) -> None:
     folder = run_study(study_spec(args), args.out, jobs=args.jobs, backend=args.backend,
                        scheduler=args.scheduler)  # fmt: skip
     summary = summarize(folder)
-    print(summary[summary.event.isin(HEADLINE_EVENTS)].to_string(index=False))
+    print(summary[summary.event.isin(FINDINGS_EVENTS)].to_string(index=False))
     print(summary.attrs["verdict"])
 
 

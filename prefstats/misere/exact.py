@@ -45,9 +45,7 @@ from prefstats.misere.classes import (
     suit_class,
 )
 
-UNSEEN_BY_DECLARER = DEFENDER_CARDS  # 20: the defenders' two hands
 UNSEEN_BEFORE_TALON = N_CARDS - HAND_SIZE  # 22: two hands and the talon
-HANDS_TOTAL = math.comb(N_CARDS, HAND_SIZE)  # 64,512,240 possible 10-card hands
 
 Composition = tuple[int, int, int, int]  # numbers of clean, conditional, catchable, void suits
 # A polynomial in x with the class composition kept apart: (composition, cards) -> count.
@@ -58,7 +56,7 @@ _Polynomial = Mapping[tuple[Composition, int], int]
 
 
 def split_probabilities(
-    n_out: int, hand_size: int = HAND_SIZE, unseen: int = UNSEEN_BY_DECLARER
+    n_out: int, hand_size: int = HAND_SIZE, unseen: int = DEFENDER_CARDS
 ) -> dict[tuple[int, int], Fraction]:
     """Probability that ``n_out`` cards of a suit split (a, b) between two unseen hands.
 

@@ -55,10 +55,10 @@ def run_misere_ev(
     Each hand draws from its own sub-stream (``seed`` and its row in the study), so the table is
     the same whatever the chunks, the workers or the backend; rerunning resumes.
     """
-    table = load_study(run)
-    count = int((table.contract == MISERE_RANK).sum())
+    misere = _misere_rows(str(Path(run).resolve()))  # the chunks below read the same rows
+    count = len(misere)
     if count == 0:
-        return hand_misere_ev(table, n=n, seed=seed, discard=discard, scoring=scoring)
+        return hand_misere_ev(misere, n=n, seed=seed, discard=discard, scoring=scoring)
     spec = {"kind": "misere_ev", "run": str(Path(run).resolve()), "study": read_spec(run),
             "n": count, "chunk_size": MISERE_EV_CHUNK, "seed": seed, "layouts": n,
             "discard": discard, "scoring": scoring}  # fmt: skip

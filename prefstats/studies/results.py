@@ -50,14 +50,6 @@ RATIO_EVENT = "misère / nine"
 MEASURES = {"bid": "bid", "played": "contract"}  # measure -> the run's column of ladder ranks
 # One definition per word (docs/rules.md, "The claim"): a nine is a contract of nine or more
 # tricks, nine or ten; "nine only" and "ten" are its two parts.
-EVENT_TEXT = {
-    "nine": "a nine: a contract of 9 or 10 tricks",
-    "nine only": "exactly 9 tricks",
-    "ten": "10 tricks",
-    "misère": "misère",
-    "all-pass": "all three passed (all-pass)",
-    "any game": "a contract of 6 tricks or more",
-}
 
 
 def summarize(run: str | Path | pd.DataFrame) -> pd.DataFrame:
@@ -167,12 +159,6 @@ def verdict(summary: pd.DataFrame) -> str:
     holds = all(r.low > 1 for r in ratios if r is not None)
     claim = "supports" if holds else "does not support"
     return f"The run {claim} Codex note 40: " + "; ".join(parts) + "."
-
-
-def share(summary: pd.DataFrame, measure: str, event: str) -> Estimate:
-    """One share of deals of a summary as an Estimate."""
-    row = summary[(summary.measure == measure) & (summary.event == event)].iloc[0]
-    return proportion(int(row["count"]), int(row.n))
 
 
 FINDINGS_EVENTS = ("nine", "nine only", "ten", "misère", "all-pass", RATIO_EVENT)

@@ -181,7 +181,7 @@ def compute_chunk(function: ChunkFunction, spec: dict[str, Any], folder: Path, c
         _write_atomic(seal_path(folder, chunk.index), json.dumps(seal, sort_keys=True))
     except OSError as err:
         raise RunError(
-            f"the worker on {socket.gethostname()} cannot write {path}: {_one_line(err)} "
+            f"the worker on {socket.gethostname()} cannot write {path}: {one_line(err)} "
             "(every worker of a cluster must see the run folder: a shared filesystem)"
         ) from None
     return len(table)
@@ -258,7 +258,7 @@ def _read_checked(
     try:
         table = pd.read_parquet(path)
     except (OSError, ValueError) as err:
-        return pd.DataFrame(), f"unreadable: {_one_line(err)}"
+        return pd.DataFrame(), f"unreadable: {one_line(err)}"
     if len(table) != chunk.rows:
         return table, f"{len(table)} rows, not {chunk.rows}"
     reason = check(table) if check is not None else None
@@ -275,7 +275,7 @@ def read_spec(folder: str | Path) -> dict[str, Any]:
     try:
         spec = json.loads(path.read_text())
     except (OSError, ValueError) as err:
-        raise RunError(f"{path} is not readable JSON: {_one_line(err)}") from None
+        raise RunError(f"{path} is not readable JSON: {one_line(err)}") from None
     if not isinstance(spec, dict):
         raise RunError(f"{path} does not hold a run spec")
     try:
@@ -299,7 +299,7 @@ def read_provenance(path: str | Path) -> dict[str, Any]:
     try:
         meta = pq.read_schema(path).metadata or {}
     except (OSError, ValueError) as err:
-        raise RunError(f"{path}: not a readable parquet file: {_one_line(err)}") from None
+        raise RunError(f"{path}: not a readable parquet file: {one_line(err)}") from None
     if PROVENANCE_KEY not in meta:
         raise RunError(f"{path} has no prefstats provenance")
     result: dict[str, Any] = json.loads(meta[PROVENANCE_KEY])
@@ -389,7 +389,7 @@ def _claim_folder(folder: Path, spec: dict[str, Any]) -> None:
         folder.mkdir(parents=True, exist_ok=True)
         _write_atomic(folder / SPEC_FILE, json.dumps(spec, indent=2, sort_keys=True))
     except OSError as err:
-        raise RunError(f"cannot write the run folder {folder}: {_one_line(err)}") from None
+        raise RunError(f"cannot write the run folder {folder}: {one_line(err)}") from None
 
 
 @contextlib.contextmanager
@@ -411,7 +411,8 @@ def _write_atomic(path: Path, text: str) -> None:
         Path(temporary).write_text(text, encoding="utf-8")
 
 
-def _one_line(err: BaseException) -> str:
+def one_line(err: BaseException | str) -> str:
+    """An error's message on one line (its type's name when it has none)."""
     return " ".join(str(err).split()) or type(err).__name__
 
 
@@ -493,8 +494,6 @@ def _dask_client(scheduler: str | None, jobs: int) -> Iterator[Any]:
     try:
         client = Client(scheduler, timeout=SCHEDULER_TIMEOUT)
     except (OSError, TimeoutError, ValueError) as err:
-        raise RunError(
-            f"cannot reach the dask scheduler at {scheduler}: {_one_line(err)}"
-        ) from None
+        raise RunError(f"cannot reach the dask scheduler at {scheduler}: {one_line(err)}") from None
     with client:
         yield client
