@@ -81,8 +81,10 @@ def _kept_tens(
     after each, uint32 (n, k); and the rank sum of each discard, int (n, k)."""
     hands12 = np.asarray(hands12, dtype=np.uint32)
     if candidates is None:
-        candidates = discard_candidates(hands12)[0]
-    return candidates, hands12[:, None] & ~candidates, discard_rank_sums(candidates)
+        candidates, rank_sum = discard_candidates(hands12)
+    else:
+        rank_sum = discard_rank_sums(candidates)
+    return candidates, hands12[:, None] & ~candidates, rank_sum
 
 
 def contract_discard_scores(
