@@ -83,6 +83,20 @@ def test_potential_equals_every_discard_in_every_strain(min_level):
     assert (best[5:, 1] >= Contract(9, Strain.SPADES).rank).all()
 
 
+def test_clean_misere_equals_best_of_every_discard():
+    """The clean misère asks only the dominating discards; on hands near a clean misère (the
+    first hand holds every seven and eight) it agrees with the best of all 66 discards."""
+    lows = sum(1 << (8 * suit + rank) for suit in range(4) for rank in (0, 1))
+    near = deal_many(30, seed=7, fixed={0: lows})
+    _, clean = potential_many(near)
+    for row, parts in enumerate(near):
+        hands, talon = [int(x) for x in parts[:3]], int(parts[3])
+        others = [hands[s] for s in range(3) if s != 0]
+        best = best_discard(hands[0] | talon, others, misere=True, declarer=0, leader=0)[1]
+        assert clean[row, 0] == (best == 0), row
+    assert 0 < clean[:, 0].sum() < len(near)  # both answers occur
+
+
 def test_golden_answers_follow_from_per_strain_tricks(golden):
     """The file's potentials are the highest contract its per-strain tricks make."""
     for min_level, name in ((6, "best6"), (9, "best9")):

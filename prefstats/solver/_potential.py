@@ -147,24 +147,53 @@ def best_discard(
     return best_mask, value
 
 
+MAX_CLEAN_DISCARDS = N_SUITS + N_SUITS * (N_SUITS - 1) // 2  # two of one suit, or one of two
+
+
+@njit(cache=True, nogil=True)
+def _clean_misere_discards(hand: int, present: int) -> tuple[np.ndarray, int]:
+    """The discards a clean misère needs asking, best-looking first: the top two cards of one
+    suit, or the top card of each of two suits.
+
+    They dominate the others: a declarer who keeps the lower of two cards of a suit instead of
+    the higher can play it wherever he would have played the higher one, and it loses every
+    trick the higher one loses, to the same winner, with the defenders' choices unchanged. So a
+    discard that takes no trick stays clean when it drops a higher card of the same suit.
+    """
+    masks = np.zeros(MAX_CLEAN_DISCARDS, dtype=np.int64)
+    costs = np.zeros(MAX_CLEAN_DISCARDS, dtype=np.int64)
+    count = 0
+    for suit_a in range(N_SUITS):
+        held_a = hand & _suit_cards(suit_a)
+        if held_a == 0:
+            continue
+        top_a = _high_card(held_a)
+        rest_a = held_a & ~(1 << top_a)
+        for suit_b in range(suit_a, N_SUITS):
+            held_b = rest_a if suit_b == suit_a else hand & _suit_cards(suit_b)
+            if held_b == 0:
+                continue
+            top_b = _high_card(held_b)
+            masks[count] = (1 << top_a) | (1 << top_b)
+            costs[count] = _discard_cost(top_a, hand, present, NO_TRUMP, 1) + _discard_cost(
+                top_b, hand, present, NO_TRUMP, 1
+            )
+            count += 1
+    order = np.argsort(costs[:count], kind="mergesort")
+    return masks[:count][order], count
+
+
 @njit(
-    boolean(int64, int64, int64, int64, int64, int64, int64, int64[::1]),
+    boolean(int64, int64, int64, int64, int64[::1]),
     cache=True,
     nogil=True,
 )
-def _discard_reaches(
-    hand: int, hl: int, hr: int, leader: int, trump: int, misere: int, target: int, tt: np.ndarray
-) -> bool:
+def _clean_misere(hand: int, hl: int, hr: int, leader: int, tt: np.ndarray) -> bool:
     """Is there a two-card discard from ``hand`` (kernel seats) after which the declarer takes
-    at least ``target`` tricks (misère: at most ``target``)? Stops at the first that does."""
-    present = hand | hl | hr
-    candidates, count = _discard_candidates(hand, present, trump, misere)
+    no trick on misère? Asks only the dominating discards (``_clean_misere_discards``)."""
+    candidates, count = _clean_misere_discards(hand, hand | hl | hr)
     for index in range(count):
-        kept = hand & ~candidates[index]
-        if misere:
-            if not _reaches(kept, hl, hr, leader, target + 1, trump, misere, tt):
-                return True
-        elif _reaches(kept, hl, hr, leader, target, trump, misere, tt):
+        if not _reaches(hand & ~candidates[index], hl, hr, leader, 1, NO_TRUMP, 1, tt):
             return True
     return False
 
@@ -513,7 +542,8 @@ def potential_batch(
     (``STAT_*``) what settled the questions.
 
     Strains are tried from no-trump down, so a later strain only needs one level more than the
-    best so far (``_strain_value``); a clean misère is asked discard by discard.
+    best so far (``_strain_value``); a clean misère asks only the discards that dominate the
+    rest (``_clean_misere_discards``).
     """
     for row in range(deals.shape[0]):
         talon = int(deals[row, 3])
@@ -531,7 +561,7 @@ def potential_batch(
                     best_level, best_strain = value, strain
             best[row, seat] = best_level * 5 + best_strain if best_strain >= 0 else -1
             misere_before = tt[_node_counter(tt)]
-            clean[row, seat] = _discard_reaches(hand, hl, hr, leader, NO_TRUMP, 1, 0, tt)
+            clean[row, seat] = _clean_misere(hand, hl, hr, leader, tt)
             stats[STAT_MISERES] += 1
             stats[STAT_MISERES_NO_SEARCH] += tt[_node_counter(tt)] == misere_before
         stats[STAT_DEALS] += 1
