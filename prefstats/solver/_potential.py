@@ -26,7 +26,7 @@ from prefstats.solver._search import (
     UNDECIDED,
     _beats,
     _bucket,
-    _cashable_in_suit,
+    _cashable,
     _contract_bounds,
     _count,
     _follow_order,
@@ -212,27 +212,6 @@ N_FOLLOW_OPTIONS = 4  # keep all; drop the led suit; drop it and the trumps; dro
 
 
 @njit(cache=True, nogil=True)
-def _spare_cashable(
-    hand: int, others_a: int, others_b: int, spare_a: int, spare_b: int, present: int, trump: int
-) -> int:
-    """``_cashable`` when the others may drop up to ``spare_a`` / ``spare_b`` cards: a player
-    with trumps can ruff once he has followed (or dropped) all his cards of the suit."""
-    total = 0
-    for suit in range(N_SUITS):
-        held = _suit_of(hand, suit)
-        if held == 0:
-            continue
-        tops = _cashable_in_suit(held, others_a, others_b, present, suit)
-        if tops and trump >= 0 and suit != trump:
-            if _suit_of(others_a, trump):
-                tops = min(tops, max(0, int(BIT_COUNT[_suit_of(others_a, suit)]) - spare_a))
-            if _suit_of(others_b, trump):
-                tops = min(tops, max(0, int(BIT_COUNT[_suit_of(others_b, suit)]) - spare_b))
-        total += tops
-    return total
-
-
-@njit(cache=True, nogil=True)
 def _late_defence(hd: int, hl: int, hr: int, leader: int, trump: int, spare: int) -> int:
     """Tricks the defence takes for sure in the late-discard game: a defender's trumps above
     all the declarer's, what a defender on lead cashes at once, or the trick a declarer on lead
@@ -242,9 +221,9 @@ def _late_defence(hd: int, hl: int, hr: int, leader: int, trump: int, spare: int
     if leader == DECLARER:
         defence = max(defence, _outranked_suit(hd, present, spare))
     elif leader == 1:
-        defence = max(defence, _spare_cashable(hl, hd, hr, spare, 0, present, trump))
+        defence = max(defence, _cashable(hl, hd, hr, present, trump, spare))
     elif leader == 2:
-        defence = max(defence, _spare_cashable(hr, hd, hl, spare, 0, present, trump))
+        defence = max(defence, _cashable(hr, hd, hl, present, trump, spare))
     return defence
 
 

@@ -457,12 +457,15 @@ def _cashable_in_suit(held: int, others_a: int, others_b: int, present: int, sui
 
 
 @njit(cache=True, nogil=True)
-def _cashable(hand: int, others_a: int, others_b: int, present: int, trump: int) -> int:
+def _cashable(
+    hand: int, others_a: int, others_b: int, present: int, trump: int, spare_a: int
+) -> int:
     """Tricks the leader can cash at once with top cards (and long cards once the others are
     out of the suit), keeping the lead throughout.
 
     In a side suit the count is capped by the length of any other player who holds a trump,
-    since a void player with trumps must ruff.
+    since a void player with trumps must ruff; ``others_a`` may drop up to ``spare_a`` cards
+    first (the late-discard game of ``_potential``; 0 elsewhere).
     """
     total = 0
     for suit in range(N_SUITS):
@@ -471,9 +474,10 @@ def _cashable(hand: int, others_a: int, others_b: int, present: int, trump: int)
             continue
         tops = _cashable_in_suit(held, others_a, others_b, present, suit)
         if tops and trump >= 0 and suit != trump:
-            for other in (others_a, others_b):
-                if _suit_of(other, trump):
-                    tops = min(tops, int(BIT_COUNT[_suit_of(other, suit)]))
+            if _suit_of(others_a, trump):
+                tops = min(tops, max(0, int(BIT_COUNT[_suit_of(others_a, suit)]) - spare_a))
+            if _suit_of(others_b, trump):
+                tops = min(tops, int(BIT_COUNT[_suit_of(others_b, suit)]))
         total += tops
     return total
 
@@ -522,12 +526,12 @@ def _contract_bounds(
     lower = _top_trumps(hd, present, trump)
     defence = max(_trumps_over(hl, hd, trump), _trumps_over(hr, hd, trump))
     if leader == DECLARER:
-        lower = max(lower, _cashable(hd, hl, hr, present, trump))
+        lower = max(lower, _cashable(hd, hl, hr, present, trump, 0))
         defence = max(defence, _outranked_suit(hd, present, 0))
     elif leader == 1:
-        defence = max(defence, _cashable(hl, hd, hr, present, trump))
+        defence = max(defence, _cashable(hl, hd, hr, present, trump, 0))
     else:
-        defence = max(defence, _cashable(hr, hd, hl, present, trump))
+        defence = max(defence, _cashable(hr, hd, hl, present, trump, 0))
     return lower, n_tricks - defence
 
 
