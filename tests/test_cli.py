@@ -12,6 +12,7 @@ from prefstats.game.cards import format_hand, parse_hand
 from prefstats.game.deal import Deal, deal_many
 from prefstats.players.misere_risk import misere_risk
 from prefstats.solver import solve
+from prefstats.studies.results import summarize
 from prefstats.studies.study import StudySpec, run_study
 
 
@@ -79,7 +80,12 @@ def test_sensitivity_writes_one_row_per_limit(tmp_path, capsys):
     assert list(table["label"]) == ["none", "0.3"] and (table["n"] == 2000).all()
     assert table["misere"].iloc[0] < table["misere"].iloc[1]
     assert (table["misere_low"] <= table["misere_rate"]).all()
-    assert (table["nine"] + table["misere"] <= 2000).all()
+    # The row of a limit is the played count of a plain study with that limit on the same deals.
+    assert main(["study", "--deals", "2000", "--chunk-size", "1000", "--misere-risk-limit", "0.3",
+                 "--out", str(tmp_path / "plain")]) == 0  # fmt: skip
+    played = summarize(tmp_path / "plain").query("measure == 'played'").set_index("event")
+    row = table.set_index("label").loc["0.3"]
+    assert (row["nine"], row["misere"]) == tuple(played.loc[["nine", "misère"], "count"])
     csv = pd.read_csv(out.with_suffix(".csv"), comment="#")
     pd.testing.assert_frame_equal(csv, table, check_dtype=False)
     assert "wrote" in capsys.readouterr().out
