@@ -252,7 +252,7 @@ def _bidders(table: pd.DataFrame, summary: pd.DataFrame, sensitivity: pd.DataFra
             _p("The same deals played with the bidders' misère risk limit set from 'none' "
                "(only hands with no catchable suit) to 0.5; from the shipped sensitivity "
                "table, a run of its own."),
-            _table(_sensitivity_table(sensitivity)),
+            _table(tables.sensitivity(sensitivity)),
             _figure(_on_axes(lambda ax: plots.sensitivity(sensitivity, ax)),
                     "Misère / nine as played, by the bidders' misère risk limit (95% "
                     "intervals).", (7, 3.6)),
@@ -261,21 +261,6 @@ def _bidders(table: pd.DataFrame, summary: pd.DataFrame, sensitivity: pd.DataFra
         warnings.warn("report: the sensitivity part left out: no sensitivity table",
                       ReportWarning, stacklevel=3)  # fmt: skip
     return "\n".join(text)
-
-
-def _sensitivity_table(table: pd.DataFrame) -> pd.DataFrame:
-    return pd.DataFrame({
-        "risk limit": table.label,
-        "deals": [f"{n:,}" for n in table.n],
-        "nines (9 or 10)": [f"{n:,}" for n in table.nine],
-        "misères": [f"{n:,}" for n in table.misere],
-        "misère / nine (95% CI)": [tables.ratio_text(r, lo, hi) for r, lo, hi in
-                                   zip(table.ratio, table.ratio_low, table.ratio_high,
-                                       strict=True)],
-        "misères caught (95% CI)": [tables.share_text(r, lo, hi) for r, lo, hi in
-                                    zip(table.caught_rate, table.caught_low, table.caught_high,
-                                        strict=True)],
-    })  # fmt: skip
 
 
 def _classes(table: pd.DataFrame) -> str:

@@ -79,6 +79,23 @@ def ratios(summary: pd.DataFrame) -> pd.DataFrame:
     })  # fmt: skip
 
 
+def sensitivity(table: pd.DataFrame) -> pd.DataFrame:
+    """``results.sensitivity`` for a reader: per misère risk limit, the played nines (9 or 10
+    tricks) and misères, their ratio and the share of misères caught, with 95% intervals."""
+    return pd.DataFrame({
+        "risk limit": table.label,
+        "deals": [f"{n:,}" for n in table.n],
+        "nines (9 or 10)": [f"{n:,}" for n in table.nine],
+        "misères": [f"{n:,}" for n in table.misere],
+        "misère / nine (95% CI)": [ratio_text(r, lo, hi) for r, lo, hi in
+                                   zip(table.ratio, table.ratio_low, table.ratio_high,
+                                       strict=True)],
+        "misères caught (95% CI)": [share_text(r, lo, hi) for r, lo, hi in
+                                    zip(table.caught_rate, table.caught_low, table.caught_high,
+                                        strict=True)],
+    })  # fmt: skip
+
+
 def calibration(table: pd.DataFrame) -> pd.DataFrame:
     """``results.bidder_calibration`` for reading."""
     return pd.DataFrame({
