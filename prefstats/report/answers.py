@@ -60,13 +60,14 @@ def sharing_answer(ev_table: pd.DataFrame) -> str:
     m, p = tricks_when_caught(ev_table), break_even(ev_table)
     accept = float(ev_table.dealer_accepts.mean())
     return (
-        f"Over {len(ev_table):,} misères played by the heuristic bidders (four players, Sochi), "
-        f"a caught misère took {m.estimate:.2f} tricks on average (95% CI {m.low:.2f}–"
-        f"{m.high:.2f}), so a solo misère is worth playing when its catch probability is below "
-        f"{p.estimate:.3f} ({p.low:.3f}–{p.high:.3f}). Shared, each partner gets a third of the "
-        "result: a risk-neutral dealer should accept exactly when the solo EV is positive (here "
-        f"{accept:.1%} of the invitations), and a risk-neutral inviter never gains by sharing; "
-        "only a risk-averse one does."
+        f"Over {len(ev_table):,} misères played by the heuristic bidders (four players, Sochi "
+        "scoring), each judged before the talon over its own random talons and layouts with the "
+        f"heuristic discard, a caught misère took m = {m.estimate:.2f} tricks on average (95% CI "
+        f"{m.low:.2f}–{m.high:.2f}), so a solo misère breaks even at P(caught) = "
+        f"{p.estimate:.3f} ({p.low:.3f}–{p.high:.3f}) and is worth playing below it. Shared, "
+        "each partner gets a third of the result: a risk-neutral dealer should accept exactly "
+        f"when the solo EV is positive (here {accept:.1%} of the invitations), and a "
+        "risk-neutral inviter never gains by sharing; only a risk-averse one does."
     )
 
 

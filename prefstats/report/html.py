@@ -27,7 +27,8 @@ from prefstats.misere.exact import suit_class_probabilities
 from prefstats.misere.published import SOURCES
 from prefstats.misere.tables import COMMON_HOLDINGS, pair_independence, published_comparison
 from prefstats.report import plots, tables
-from prefstats.studies.misere_ev import break_even, tricks_when_caught
+from prefstats.report.answers import sharing_answer
+from prefstats.studies.misere_ev import break_even
 from prefstats.studies.results import (
     bidder_calibration,
     clean_misere_check,
@@ -345,17 +346,9 @@ def _pairs(table: pd.DataFrame) -> str:
 
 
 def _sharing(ev_table: pd.DataFrame) -> str:
-    m, p = tricks_when_caught(ev_table), break_even(ev_table)
-    accept = float(ev_table.dealer_accepts.mean())
-    text = (f"{len(ev_table):,} misères played in this run, each judged before the talon over "
-            "its own random talons and layouts (four players, Sochi scoring, heuristic "
-            f"discard). A caught misère took m = {m.estimate:.2f} tricks on average (95% CI "
-            f"{m.low:.2f}–{m.high:.2f}), so a solo misère breaks even at P(caught) = "
-            f"{p.estimate:.3f} ({p.low:.3f}–{p.high:.3f}). Sharing gives each partner a third "
-            "of the solo result, so a risk-neutral dealer accepts exactly when the solo EV is "
-            f"positive: {accept:.1%} of these invitations.")  # fmt: skip
+    p = break_even(ev_table)
     return "\n".join([
-        "<h2 id='sharing'>Solo or shared misère</h2>", _p(text),
+        "<h2 id='sharing'>Solo or shared misère</h2>", _p(sharing_answer(ev_table)),
         _table(tables.misere_ev_summary(ev_table)),
         _figure(_on_axes(lambda ax: plots.misere_ev(ev_table, ax, (p.estimate, p.low, p.high))),
                 "Each misère: the declarer's solo EV and each partner's EV when shared, against "
