@@ -420,6 +420,11 @@ def _first_kept(hand: int, hl: int, hr: int, trump: int) -> int:
 
 
 MAX_TRICKS = 10
+# From this many tricks up the late-discard search comes before the best-looking discard's own
+# search: so many tricks are seldom made, and the late-discard "no" then settles the question
+# alone. Below it the discard's search comes first: it is often "yes", and when it is "no" it
+# fills the table the late-discard search reads (prefstats bench potential measures both).
+LATE_FIRST_NEED = 9
 
 # Counters of ``potential_batch``'s ``stats``; a question is one deal, seat and strain.
 STAT_DEALS = 0
@@ -446,9 +451,9 @@ def _strain_value(
     """Most tricks (at most ``MAX_TRICKS``) the declarer takes in a contract with his best
     discard from ``hand`` if that is at least ``need``, else -1; and what settled it.
 
-    The best-looking discard is asked first and then solved exactly; above the value found,
-    one late-discard search proves that no discard does better, or else the discards are
-    asked in turn.
+    The best-looking discard is asked first (from ``LATE_FIRST_NEED`` up, after one
+    late-discard search) and then solved exactly; above the value found, one late-discard
+    search proves that no discard does better, or else the discards are asked in turn.
     """
     if need > MAX_TRICKS:
         return -1, SETTLED_CAPPED
@@ -456,7 +461,7 @@ def _strain_value(
     if n_tricks - _late_defence(hand, hl, hr, leader, trump, _count(hand) - n_tricks) < need:
         return -1, SETTLED_SURE_TRICKS
     kept = _first_kept(hand, hl, hr, trump)
-    if not _reaches(kept, hl, hr, leader, need, trump, 0, tt):
+    if need >= LATE_FIRST_NEED or not _reaches(kept, hl, hr, leader, need, trump, 0, tt):
         if not _late_reaches(hand, hl, hr, leader, need, trump, tt):
             return -1, SETTLED_LATE
         kept = _find_discard(hand, hl, hr, leader, trump, need, tt)
