@@ -8,7 +8,7 @@ import pytest
 
 from prefstats.game.deal import deal_many
 from prefstats.game.rules import LADDER, Contract, Strain
-from prefstats.solver import POTENTIAL_STATS, best_discard, potential_many, solve
+from prefstats.solver import POTENTIAL_STATS, best_discard, potential_many, solve, some_game_many
 
 GOLDEN = Path(__file__).parent / "golden" / "potential_2000.npz"
 
@@ -115,6 +115,24 @@ def test_potential_equals_golden_on_2000_deals(golden, min_level):
     expected = golden[f"best{min_level}"]
     assert (best == expected).all(), np.argwhere(best != expected)[:5].tolist()
     assert (clean == golden["clean"]).all(), np.argwhere(clean != golden["clean"])[:5].tolist()
+
+
+def test_some_game_equals_golden_on_2000_deals(golden):
+    """Some seat makes a six exactly when some seat's potential from six exists."""
+    expected = (golden["best6"] >= 0).any(axis=1)
+    assert (some_game_many(golden["deals"]) == expected).all()
+    assert (some_game_many(golden["deals"][:300], n_jobs=2) == expected[:300]).all()
+    assert 50 < (~expected).sum() < 200  # about 5% of random deals: both answers occur
+
+
+def test_some_game_equals_every_discard_in_every_strain(golden):
+    """The naive twin on two deals without a game and two with one."""
+    expected = (golden["best6"] >= 0).any(axis=1)
+    rows = [*np.flatnonzero(~expected)[:2], *np.flatnonzero(expected)[:2]]
+    game = some_game_many(golden["deals"][rows])
+    for got, row in zip(game, rows, strict=True):
+        parts = golden["deals"][row]
+        assert got == any(naive_potential(parts, seat)[0] >= 0 for seat in range(3)), row
 
 
 def test_two_jobs_equal_one(deals):

@@ -4,9 +4,10 @@ Deals are uniform full deals (10/10/10 cards and a 2-card talon) from a fixed se
 is one ``potential_many`` call over all of them, in a fresh thread (so with an empty
 transposition table), after a warm-up call on other deals that loads the compiled kernels:
 ``min_level=6`` (the highest contract from six up and the clean misère of every seat, as the
-default study asks) and ``min_level=9`` (nine or better, ten, clean misère). Then the share of
+oracle bidders ask) and ``min_level=9`` (nine or better, ten, clean misère). Then the share of
 questions (a deal, seat and strain; or a deal and seat for misère) that each exact bound settled
-without a search, from ``potential_many(stats=...)``.
+without a search, from ``potential_many(stats=...)``. Last, what a study with ``--potential``
+asks (``studies.study.potential_columns``): ``min_level=9`` and ``some_game_many``.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from prefstats.game.deal import deal_many
-from prefstats.solver import POTENTIAL_STATS, potential_many
+from prefstats.solver import POTENTIAL_STATS, potential_many, some_game_many
 
 N_DEALS = 2000
 SEED = 20240613
@@ -52,16 +53,19 @@ def _shares(stats: np.ndarray) -> list[str]:
 
 
 def main(n: int = N_DEALS) -> None:
-    """Print milliseconds per deal of the potential from six and from nine, and what settled
-    its questions."""
+    """Print milliseconds per deal of the potential from six and from nine, what settled its
+    questions, and the cost of a study's potential columns."""
     deals = deal_many(n, seed=SEED)
-    _cold(lambda: potential_many(deal_many(WARM_UP_DEALS, seed=SEED + 1)))
+    warm_up = deal_many(WARM_UP_DEALS, seed=SEED + 1)
+    _cold(lambda: (potential_many(warm_up), some_game_many(warm_up)))
     print(f"dealt potential on {n:,} random deals, one core, all three seats, per deal")
+    seconds_of = {}
     for min_level in LEVELS:
         stats = np.zeros(len(POTENTIAL_STATS), dtype=np.int64)
         (best, clean), seconds = _cold(
             partial(potential_many, deals, min_level=min_level, stats=stats)
         )
+        seconds_of[min_level] = seconds
         made = (best >= 0).mean()
         print(
             f"  min_level={min_level}: {seconds * 1e3 / n:7.3f} ms a deal "
@@ -69,6 +73,13 @@ def main(n: int = N_DEALS) -> None:
             f"clean misère in {clean.mean():.1%})"
         )
         print("\n".join(_shares(stats)))
+    game, game_seconds = _cold(partial(some_game_many, deals))
+    print(
+        f"  some seat's six or more (some_game_many): {game_seconds * 1e3 / n:7.3f} ms a deal "
+        f"({game_seconds:.2f} s; in {game.mean():.1%} of deals)\n"
+        f"  a study with --potential (min_level=9, then some_game_many): "
+        f"{(seconds_of[9] + game_seconds) * 1e3 / n:7.3f} ms a deal"
+    )
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ from numba import boolean, int8, int64, njit, types, uint32, void
 
 from prefstats.game.cards import N_SUITS
 from prefstats.game.deal import N_SEATS
+from prefstats.game.rules import MIN_LEVEL
 from prefstats.solver._search import (
     ALL_SUITS,
     DECLARER,
@@ -30,6 +31,7 @@ from prefstats.solver._search import (
     _contract_bounds,
     _count,
     _follow_order,
+    _guess,
     _high_card,
     _is_max,
     _lead_order,
@@ -50,7 +52,7 @@ from prefstats.solver._search import (
     _updated_codes,
     exact_value,
 )
-from prefstats.solver._tables import BIT_COUNT, SUIT_BITS
+from prefstats.solver._tables import BIT_COUNT, SUIT_BITS, TOP_RUN
 
 # --- best discard -----------------------------------------------------------------------------
 
@@ -444,6 +446,33 @@ SETTLED_LATE = 2
 SETTLED_BY_DISCARDS = 3
 
 
+N_STRAINS = 5  # strains 0..3 the suits, 4 no trump
+
+
+@njit(cache=True, nogil=True)
+def _seat_of(row: np.ndarray, seat: int) -> tuple[int, int, int, int]:
+    """A seat of a deal as a declarer with the talon: (hand of 12, left, right, kernel leader),
+    the first hand leading."""
+    talon = int(row[3])
+    hand = int(row[seat]) | talon
+    hl = int(row[(seat + 1) % 3])
+    hr = int(row[(seat + 2) % 3])
+    return hand, hl, hr, (3 - seat) % 3
+
+
+@njit(cache=True, nogil=True)
+def _trump_of(strain: int) -> int:
+    return NO_TRUMP if strain == N_STRAINS - 1 else strain
+
+
+@njit(cache=True, nogil=True)
+def _sure_to_fail(hand: int, hl: int, hr: int, leader: int, trump: int, need: int) -> bool:
+    """Do the defence's sure tricks (``_late_defence``) leave every discard from ``hand``
+    short of ``need`` tricks?"""
+    n_tricks = _count(hl)
+    return n_tricks - _late_defence(hand, hl, hr, leader, trump, _count(hand) - n_tricks) < need
+
+
 @njit(cache=True, nogil=True)
 def _strain_value(
     hand: int, hl: int, hr: int, leader: int, trump: int, need: int, tt: np.ndarray
@@ -457,8 +486,7 @@ def _strain_value(
     """
     if need > MAX_TRICKS:
         return -1, SETTLED_CAPPED
-    n_tricks = _count(hl)
-    if n_tricks - _late_defence(hand, hl, hr, leader, trump, _count(hand) - n_tricks) < need:
+    if _sure_to_fail(hand, hl, hr, leader, trump, need):
         return -1, SETTLED_SURE_TRICKS
     kept = _first_kept(hand, hl, hr, trump)
     if need >= LATE_FIRST_NEED or not _reaches(kept, hl, hr, leader, need, trump, 0, tt):
@@ -530,20 +558,16 @@ def potential_batch(
     rest (``_clean_misere_discards``).
     """
     for row in range(deals.shape[0]):
-        talon = int(deals[row, 3])
         deal_before = tt[_node_counter(tt)]
-        for seat in range(3):
-            hand = int(deals[row, seat]) | talon
-            hl = int(deals[row, (seat + 1) % 3])
-            hr = int(deals[row, (seat + 2) % 3])
-            leader = (3 - seat) % 3
+        for seat in range(N_SEATS):
+            hand, hl, hr, leader = _seat_of(deals[row], seat)
             best_level, best_strain = min_level - 1, -1
-            for strain in range(4, -1, -1):
-                trump = NO_TRUMP if strain == 4 else strain
+            for strain in range(N_STRAINS - 1, -1, -1):
+                trump = _trump_of(strain)
                 value = _strain_best(hand, hl, hr, leader, trump, best_level + 1, tt, stats)
                 if value > best_level:
                     best_level, best_strain = value, strain
-            best[row, seat] = best_level * 5 + best_strain if best_strain >= 0 else -1
+            best[row, seat] = best_level * N_STRAINS + best_strain if best_strain >= 0 else -1
             misere_before = tt[_node_counter(tt)]
             clean[row, seat] = _clean_misere(hand, hl, hr, leader, tt)
             stats[STAT_MISERES] += 1
@@ -569,10 +593,81 @@ def best_discard_batch(
     """``best_discard`` for each deal (first, second, third hand, talon) and its declarer seat,
     the first hand leading: the declarer holds his hand and the talon."""
     for row in range(deals.shape[0]):
-        seat = declarers[row]
-        hand = int(deals[row, seat]) | int(deals[row, 3])
-        hl = int(deals[row, (seat + 1) % 3])
-        hr = int(deals[row, (seat + 2) % 3])
-        mask, value = best_discard(hand, hl, hr, (3 - seat) % 3, trump, misere, tt)
+        hand, hl, hr, leader = _seat_of(deals[row], declarers[row])
+        mask, value = best_discard(hand, hl, hr, leader, trump, misere, tt)
         discards[row] = mask
         tricks[row] = value
+
+
+# --- some seat's game -------------------------------------------------------------------------
+
+NOT_ASKED = -(1 << 20)  # the estimate of a seat and strain that its sure losers rule out
+
+
+@njit(cache=True, nogil=True)
+def _game_estimate(kept: int, hl: int, hr: int, trump: int) -> int:
+    """How promising a contract looks, to ask the likeliest first: in a trump contract
+    ``_guess``'s fitted tricks, in no trump the top cards held in a row."""
+    if trump >= 0:
+        return _guess(kept, hl, hr, trump, 0)
+    present = kept | hl | hr
+    tops = 0
+    for suit in range(N_SUITS):
+        tops += int(TOP_RUN[(_suit_of(present, suit) << SUIT_BITS) | _suit_of(kept, suit)])
+    return tops
+
+
+@njit(cache=True, nogil=True)
+def _game_order(row: np.ndarray) -> tuple[np.ndarray, int]:
+    """The seats and strains (``seat * N_STRAINS + strain``) that might make a six, likeliest
+    first by ``_game_estimate`` of the best-looking discard; the others are ruled out by the
+    defence's sure tricks against every discard."""
+    estimates = np.full(N_SEATS * N_STRAINS, NOT_ASKED, dtype=np.int64)
+    for seat in range(N_SEATS):
+        hand, hl, hr, leader = _seat_of(row, seat)
+        for strain in range(N_STRAINS):
+            trump = _trump_of(strain)
+            if not _sure_to_fail(hand, hl, hr, leader, trump, MIN_LEVEL):
+                kept = _first_kept(hand, hl, hr, trump)
+                estimates[seat * N_STRAINS + strain] = _game_estimate(kept, hl, hr, trump)
+    order = np.argsort(-estimates, kind="mergesort")
+    count = 0
+    while count < order.shape[0] and estimates[order[count]] != NOT_ASKED:
+        count += 1
+    return order, count
+
+
+@njit(cache=True, nogil=True)
+def _some_game(row: np.ndarray, tt: np.ndarray) -> bool:
+    """Does some seat of the deal make a six (in some strain, with the talon and some discard,
+    the first hand leading)?
+
+    A "yes" needs one seat and strain only, so the best-looking discard of each is asked first,
+    likeliest first (``_game_order``); only when none makes it are the other discards bounded by
+    one late-discard search per seat and strain, and asked in turn where it cannot rule them out.
+    """
+    order, count = _game_order(row)
+    for index in range(count):
+        seat, strain = divmod(order[index], N_STRAINS)
+        hand, hl, hr, leader = _seat_of(row, seat)
+        trump = _trump_of(strain)
+        kept = _first_kept(hand, hl, hr, trump)
+        if _reaches(kept, hl, hr, leader, MIN_LEVEL, trump, 0, tt):
+            return True
+    for index in range(count):
+        seat, strain = divmod(order[index], N_STRAINS)
+        hand, hl, hr, leader = _seat_of(row, seat)
+        trump = _trump_of(strain)
+        if not _late_reaches(hand, hl, hr, leader, MIN_LEVEL, trump, tt):
+            continue
+        if _find_discard(hand, hl, hr, leader, trump, MIN_LEVEL, tt) >= 0:
+            return True
+    return False
+
+
+@njit(void(uint32[:, ::1], int64[::1], boolean[::1]), cache=True, nogil=True)
+def some_game_batch(deals: np.ndarray, tt: np.ndarray, game: np.ndarray) -> None:
+    """For each deal (first, second, third hand, talon): does some seat make a six or more
+    double-dummy with the talon and its best discard, the first hand leading?"""
+    for row in range(deals.shape[0]):
+        game[row] = _some_game(deals[row], tt)
