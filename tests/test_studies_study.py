@@ -9,7 +9,7 @@ import pytest
 
 from prefstats.game.bidding import ALL_PASS
 from prefstats.game.deal import deal_many
-from prefstats.game.rules import LADDER, MISERE_RANK, Contract, RuleSet
+from prefstats.game.rules import LADDER, MISERE_RANK, NINE_LEVEL, Contract, RuleSet
 from prefstats.game.scoring import PlayedDeal, score_deal
 from prefstats.solver import solve
 from prefstats.studies.results import summarize
@@ -108,14 +108,18 @@ def test_potential_columns_and_summary(tmp_path):
     run_study(spec, tmp_path / "run", progress=False)
     table = load_study(tmp_path / "run")
     for s in range(3):
-        assert {f"potential{s}", f"clean{s}"} <= set(table.columns)
+        assert {f"nine{s}", f"clean{s}", "game"} <= set(table.columns)
     # The potential (best discard, best strain) is never below what the heuristic discard
     # achieved in the played strain: Contract(tricks, strain) for a made game.
     made = table[(table.declarer >= 0) & table.made & (table.contract != MISERE_RANK)]
     assert len(made) > 20
-    for row in made.itertuples():
+    assert table.game[made.index].all()
+    nines = 0
+    for row in made[made.tricks >= NINE_LEVEL].itertuples():
         achieved = Contract(min(int(row.tricks), 10), LADDER[row.contract].strain)
-        assert getattr(row, f"potential{row.declarer}") >= achieved.rank
+        assert getattr(row, f"nine{row.declarer}") >= achieved.rank
+        nines += 1
+    assert nines > 0
     misere = table[(table.contract == MISERE_RANK) & table.made]
     for row in misere.itertuples():
         assert getattr(row, f"clean{row.declarer}")

@@ -93,6 +93,7 @@ class Strain(IntEnum):
 
 
 MIN_LEVEL, MAX_LEVEL = 6, 10
+NINE_LEVEL = 9  # a nine: a contract of nine or ten tricks (docs/rules.md, "The claim")
 MISERE_LEVEL = 0  # misère promises no trick; its ladder place is fixed separately
 _STRAIN_TOKENS = {
     **{s: Strain(i) for i, s in enumerate(SUIT_SYMBOLS)},

@@ -25,7 +25,6 @@ counter ``index[r]``. ``EVALUATORS`` maps the names to the three kinds:
 
 from __future__ import annotations
 
-import functools
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -334,7 +333,7 @@ class SampledEvaluator(SeatByEvaluator):
 
 @dataclass(frozen=True)
 class OracleEvaluator:
-    """Bids the dealt potential (:func:`dealt_potential`): the highest contract each seat makes
+    """Bids the dealt potential (``solver.potential_many``): the highest contract each seat makes
     double-dummy with the talon and its best discard, or misère when it takes no trick that way
     and no nine is makeable (only a nine outranks misère, Codex 3.6.4). An upper bound on what
     any bidder can know."""
@@ -343,22 +342,8 @@ class OracleEvaluator:
 
     def limits(self, deals: np.ndarray, stream: Stream, index: np.ndarray) -> np.ndarray:
         """int8 (n, 3): each seat's potential, or misère (no randomness)."""
-        best, clean = dealt_potential(deals)
+        best, clean = potential_many(np.ascontiguousarray(deals, dtype=np.uint32))
         return np.where(clean & (best < MISERE_RANK), MISERE_RANK, best).astype(np.int8)
-
-
-def dealt_potential(deals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``solver.potential_many`` of the deals (best ladder rank int8 (n, 3), clean misère bool
-    (n, 3)), remembered for the last deals asked, since a study with the oracle evaluator asks
-    twice: once to bid, once for its potential columns."""
-    best, clean = _potential_of(np.ascontiguousarray(deals, dtype=np.uint32).tobytes())
-    return best.copy(), clean.copy()
-
-
-@functools.lru_cache(maxsize=1)
-def _potential_of(raw: bytes) -> tuple[np.ndarray, np.ndarray]:
-    deals = np.frombuffer(raw, dtype=np.uint32).reshape(-1, N_PARTS)
-    return potential_many(np.ascontiguousarray(deals))
 
 
 EVALUATORS: dict[str, type[Evaluator]] = {

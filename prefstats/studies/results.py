@@ -30,7 +30,14 @@ from prefstats.data import shipped
 from prefstats.game.bidding import ALL_PASS
 from prefstats.game.cards import Style, format_hand, holdings
 from prefstats.game.deal import N_SEATS, SEAT_NAMES
-from prefstats.game.rules import LADDER, LEVEL_OF_RANK, MISERE_RANK, NO_BID
+from prefstats.game.rules import (
+    LADDER,
+    LEVEL_OF_RANK,
+    MAX_LEVEL,
+    MISERE_RANK,
+    NINE_LEVEL,
+    NO_BID,
+)
 from prefstats.misere.classes import SuitClass, class_codes
 from prefstats.misere.exact import clean_misere_masks, clean_misere_probabilities
 from prefstats.players.evaluators import misere_catch_estimate
@@ -63,7 +70,7 @@ def summarize(run: str | Path | pd.DataFrame) -> pd.DataFrame:
     for measure, column in MEASURES.items():
         if column in table:
             rows += _share_rows(measure, _played_events(table[column].to_numpy()), len(table))
-    if "potential0" in table:
+    if "nine0" in table:
         rows += _share_rows("potential", _potential_events(table), len(table))
     summary = pd.DataFrame(rows, columns=COLUMNS)
     summary = pd.concat([summary, _ratio_rows(table)], ignore_index=True)
@@ -76,9 +83,9 @@ def _played_events(ranks: np.ndarray) -> dict[str, np.ndarray]:
     """Per deal, for a column of ladder ranks: which events it is."""
     level = np.where(ranks >= 0, LEVEL_OF_RANK[np.clip(ranks, 0, None)], 0)
     return {
-        "nine": level >= 9,
-        "nine only": level == 9,
-        "ten": level == 10,
+        "nine": level >= NINE_LEVEL,
+        "nine only": level == NINE_LEVEL,
+        "ten": level == MAX_LEVEL,
         "misère": ranks == MISERE_RANK,
         "all-pass": ranks == NO_BID,
         **{name: ranks == rank for rank, name in enumerate(CONTRACT_NAMES)},
@@ -87,16 +94,17 @@ def _played_events(ranks: np.ndarray) -> dict[str, np.ndarray]:
 
 def _potential_events(table: pd.DataFrame) -> dict[str, np.ndarray]:
     """Per deal: some seat makes a nine (9 or 10 tricks) / exactly nine at best / ten / a clean
-    misère / any game, double-dummy with the talon and its best discard."""
-    best = np.stack([table[f"potential{s}"].to_numpy() for s in range(N_SEATS)], axis=1)
-    level = np.where(best >= 0, LEVEL_OF_RANK[np.clip(best, 0, None)], 0).max(axis=1)
+    misère / any game, double-dummy with the talon and its best discard (the study's
+    ``nine{s}``, ``clean{s}`` and ``game`` columns)."""
+    nine = np.stack([table[f"nine{s}"].to_numpy() for s in range(N_SEATS)], axis=1)
+    level = np.where(nine >= 0, LEVEL_OF_RANK[np.clip(nine, 0, None)], 0).max(axis=1)
     clean = np.stack([table[f"clean{s}"].to_numpy() for s in range(N_SEATS)], axis=1)
     return {
-        "nine": level >= 9,
-        "nine only": level == 9,
-        "ten": level == 10,
+        "nine": level >= NINE_LEVEL,
+        "nine only": level == NINE_LEVEL,
+        "ten": level == MAX_LEVEL,
         "misère": clean.any(axis=1),
-        "any game": level >= 6,
+        "any game": table["game"].to_numpy(dtype=bool),
     }
 
 
@@ -113,7 +121,7 @@ def _row(measure: str, event: str, count: int, n: int) -> list[object]:
 def _ratio_rows(table: pd.DataFrame) -> pd.DataFrame:
     """Misère-to-nine ratios of every measure, a nine being 9 or 10 tricks."""
     events = {m: _played_events(table[c].to_numpy()) for m, c in MEASURES.items() if c in table}
-    if "potential0" in table:
+    if "nine0" in table:
         events["potential"] = _potential_events(table)
     rows = [_ratio_row(m, e["misère"], e["nine"]) for m, e in events.items()]
     return pd.DataFrame([r for r in rows if r is not None], columns=COLUMNS)
@@ -224,7 +232,7 @@ def sensitivity(runs: Mapping[str, str | Path | pd.DataFrame]) -> pd.DataFrame:
         ranks = table["contract"].to_numpy()
         level = np.where(ranks >= 0, LEVEL_OF_RANK[np.clip(ranks, 0, None)], 0)
         misere = ranks == MISERE_RANK
-        nine = level >= 9  # a nine: 9 or 10 tricks
+        nine = level >= NINE_LEVEL
         n, count_m, count_n = len(ranks), int(misere.sum()), int(nine.sum())
         caught = int((misere & ~table["made"].to_numpy(dtype=bool)).sum())
         ratio = ratio_of_proportions(count_m, count_n, n) if count_m and count_n else None
@@ -420,7 +428,7 @@ def readable(table: pd.DataFrame, style: Style = "en") -> pd.DataFrame:
         if column in out:
             out[column] = [format_hand(int(mask), style) for mask in out[column]]
     for column in ("bid", "contract", "limit0", "limit1", "limit2",
-                   *(f"potential{s}" for s in range(N_SEATS))):  # fmt: skip
+                   *(f"nine{s}" for s in range(N_SEATS))):  # fmt: skip
         if column in out:
             out[column] = [LADDER[r].format(style) if r >= 0 else "—" for r in out[column]]
     for column in ("declarer", "seat"):

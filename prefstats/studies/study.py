@@ -26,9 +26,11 @@ the seed; the sampled evaluator draws deal i's layouts from sub-stream 1 (seat s
 and the sampled discard from sub-stream 2, both at counter i. A row therefore depends on the
 seed and its row number alone, never on the chunk size, the workers or the backend.
 
-With ``potential`` it adds, for each seat s, ``potential{s}`` (the highest contract the seat
-makes double-dummy with the talon, its best discard and best trump, the first hand leading) and
-``clean{s}`` (it takes no trick on misère likewise), see ``solver.potential_many``.
+With ``potential`` it adds the dealt potential the findings count (docs/rules.md, "The
+claim"), each seat taking the talon and making its best discard, double-dummy, the first hand
+leading: for each seat s, ``nine{s}`` (the highest nine or ten it makes, a ladder rank; -1 if
+none; ``solver.potential_many`` from nine) and ``clean{s}`` (it takes no trick on misère); and
+``game`` (some seat makes a six or more, ``solver.some_game_many``).
 """
 
 from __future__ import annotations
@@ -43,16 +45,16 @@ import pandas as pd
 
 from prefstats.game.bidding import auction_many
 from prefstats.game.deal import N_SEATS, PART_SIZES, Stream, deal_many
-from prefstats.game.rules import Convention, RuleSet
+from prefstats.game.rules import NINE_LEVEL, Convention, RuleSet
 from prefstats.players.declarer import play_contracts
 from prefstats.players.discards import SHORTLIST, DiscardPolicy, SampledDiscard, discard_policy
 from prefstats.players.evaluators import (
     Evaluator,
     HeuristicEvaluator,
     SampledEvaluator,
-    dealt_potential,
     evaluator_kind,
 )
+from prefstats.solver import potential_many, some_game_many
 from prefstats.studies.runs import Chunk, load_run, run_chunks
 from prefstats.version import __version__
 
@@ -189,12 +191,18 @@ def study_chunk(run_spec: dict[str, Any], chunk: Chunk) -> pd.DataFrame:
                           stream.child(DISCARD_STREAM), index)  # fmt: skip
     parts = [table, play]
     if spec.potential:
-        best, clean = dealt_potential(deals)
-        parts.append(pd.DataFrame({
-            **{f"potential{s}": best[:, s] for s in range(N_SEATS)},
-            **{f"clean{s}": clean[:, s] for s in range(N_SEATS)},
-        }))  # fmt: skip
+        parts.append(potential_columns(deals))
     return pd.concat(parts, axis=1)
+
+
+def potential_columns(deals: np.ndarray) -> pd.DataFrame:
+    """The ``nine{s}``, ``clean{s}`` and ``game`` columns of the deals (module docstring)."""
+    nine, clean = potential_many(deals, min_level=NINE_LEVEL)
+    return pd.DataFrame({
+        **{f"nine{s}": nine[:, s] for s in range(N_SEATS)},
+        **{f"clean{s}": clean[:, s] for s in range(N_SEATS)},
+        "game": some_game_many(deals),
+    })  # fmt: skip
 
 
 def load_study(run: str | Path) -> pd.DataFrame:
