@@ -71,6 +71,20 @@ def test_resume_after_a_crash_gives_the_same_table(tmp_path):
     pd.testing.assert_frame_equal(load_run(folder), load_run(fresh))
 
 
+def draws_renamed(spec, chunk):
+    return draws(spec, chunk).rename(columns={"x": "y"})
+
+
+def test_a_chunk_with_other_columns_is_refused(tmp_path):
+    """A run resumed by a version of the code whose chunks have other columns does not load."""
+    folder = tmp_path / "run"
+    with pytest.raises(Crash):
+        run_chunks(crashing_at_chunk_2, SPEC, folder, progress=False)
+    run_chunks(draws_renamed, SPEC, folder, progress=False)
+    with pytest.raises(ValueError, match=r"chunk-00002\.parquet has other columns"):
+        load_run(folder)
+
+
 def test_two_workers_equal_one(tmp_path):
     run_chunks(draws, SPEC, tmp_path / "one", progress=False)
     run_chunks(draws, SPEC, tmp_path / "two", jobs=2, progress=False)

@@ -34,6 +34,7 @@ from prefstats.game.rules import (
     LADDER,
     LEVEL_OF_RANK,
     MAX_LEVEL,
+    MIN_LEVEL,
     MISERE_RANK,
     NINE_LEVEL,
     NO_BID,
@@ -66,6 +67,9 @@ def summarize(run: str | Path | pd.DataFrame) -> pd.DataFrame:
     delta-method interval (``kind`` "ratio"). ``summary.attrs["verdict"]`` states the verdict
     on Codex note 40."""
     table = run if isinstance(run, pd.DataFrame) else load_study(run)
+    if "potential0" in table:
+        raise ValueError("this run has the potential columns of an earlier prefstats "
+                         "(potential0..2, not nine0..2 and game); run the study again")  # fmt: skip
     rows = []
     for measure, column in MEASURES.items():
         if column in table:
@@ -81,11 +85,8 @@ def summarize(run: str | Path | pd.DataFrame) -> pd.DataFrame:
 
 def _played_events(ranks: np.ndarray) -> dict[str, np.ndarray]:
     """Per deal, for a column of ladder ranks: which events it is."""
-    level = np.where(ranks >= 0, LEVEL_OF_RANK[np.clip(ranks, 0, None)], 0)
     return {
-        "nine": level >= NINE_LEVEL,
-        "nine only": level == NINE_LEVEL,
-        "ten": level == MAX_LEVEL,
+        **_nine_events(_level(ranks)),
         "misère": ranks == MISERE_RANK,
         "all-pass": ranks == NO_BID,
         **{name: ranks == rank for rank, name in enumerate(CONTRACT_NAMES)},
@@ -97,15 +98,23 @@ def _potential_events(table: pd.DataFrame) -> dict[str, np.ndarray]:
     misère / any game, double-dummy with the talon and its best discard (the study's
     ``nine{s}``, ``clean{s}`` and ``game`` columns)."""
     nine = np.stack([table[f"nine{s}"].to_numpy() for s in range(N_SEATS)], axis=1)
-    level = np.where(nine >= 0, LEVEL_OF_RANK[np.clip(nine, 0, None)], 0).max(axis=1)
     clean = np.stack([table[f"clean{s}"].to_numpy() for s in range(N_SEATS)], axis=1)
     return {
-        "nine": level >= NINE_LEVEL,
-        "nine only": level == NINE_LEVEL,
-        "ten": level == MAX_LEVEL,
+        **_nine_events(_level(nine).max(axis=1)),
         "misère": clean.any(axis=1),
         "any game": table["game"].to_numpy(dtype=bool),
     }
+
+
+def _level(ranks: np.ndarray) -> np.ndarray:
+    """The level (tricks) of ladder ranks; 0 for no contract and for misère."""
+    return np.where(ranks >= 0, LEVEL_OF_RANK[np.clip(ranks, 0, None)], 0)
+
+
+def _nine_events(level: np.ndarray) -> dict[str, np.ndarray]:
+    """A nine (nine or ten tricks), exactly nine, ten: per deal, from its highest level."""
+    return {"nine": level >= NINE_LEVEL, "nine only": level == NINE_LEVEL,
+            "ten": level == MAX_LEVEL}  # fmt: skip
 
 
 def _share_rows(measure: str, events: dict[str, np.ndarray], n: int) -> list[list[object]]:
@@ -230,9 +239,8 @@ def sensitivity(runs: Mapping[str, str | Path | pd.DataFrame]) -> pd.DataFrame:
     for label, run in runs.items():
         table = run if isinstance(run, pd.DataFrame) else load_study(run)
         ranks = table["contract"].to_numpy()
-        level = np.where(ranks >= 0, LEVEL_OF_RANK[np.clip(ranks, 0, None)], 0)
         misere = ranks == MISERE_RANK
-        nine = level >= NINE_LEVEL
+        nine = _nine_events(_level(ranks))["nine"]
         n, count_m, count_n = len(ranks), int(misere.sum()), int(nine.sum())
         caught = int((misere & ~table["made"].to_numpy(dtype=bool)).sum())
         ratio = ratio_of_proportions(count_m, count_n, n) if count_m and count_n else None
@@ -358,9 +366,9 @@ def bidder_calibration(run: str | Path | pd.DataFrame) -> pd.DataFrame:
     """
     table = run if isinstance(run, pd.DataFrame) else load_study(run)
     contract, made = table["contract"].to_numpy(), table["made"].to_numpy(dtype=bool)
-    level = np.where(contract >= 0, LEVEL_OF_RANK[np.clip(contract, 0, None)], 0)
+    level = _level(contract)
     rows = []
-    for lv in range(6, 11):
+    for lv in range(MIN_LEVEL, MAX_LEVEL + 1):
         played = (level == lv) & (contract != MISERE_RANK)
         if played.any():
             rows.append(_calibration_row(f"level {lv}", "made", made[played], np.nan))

@@ -247,6 +247,10 @@ def load_run(
         if problem is not None:
             raise RunError(f"run {folder}: {path.name}: {problem}; rerun the command that made "
                            "the run to repair it")  # fmt: skip
+        if tables and list(table.columns) != list(tables[0].columns):
+            raise RunError(f"run {folder}: {path.name} has other columns than the first chunk "
+                           "(written by another version of prefstats?); delete the run and run "
+                           "it again")  # fmt: skip
         tables.append(table)
     return pd.concat(tables, ignore_index=True) if tables else pd.DataFrame()
 
