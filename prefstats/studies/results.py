@@ -101,7 +101,7 @@ def _potential_events(table: pd.DataFrame) -> dict[str, np.ndarray]:
     clean = np.stack([table[f"clean{s}"].to_numpy() for s in range(N_SEATS)], axis=1)
     return {
         **_nine_events(_level(nine).max(axis=1)),
-        "misère": clean.any(axis=1),
+        "misère": np.asarray(clean.any(axis=1)),
         "any game": table["game"].to_numpy(dtype=bool),
     }
 

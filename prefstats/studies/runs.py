@@ -237,7 +237,7 @@ def load_run(
         raise RunError(f"run {folder} is incomplete: {len(missing)} chunk(s) missing, e.g. "
                        f"{chunk_path(folder, missing[0].index).name}; rerun the same command "
                        "to resume")  # fmt: skip
-    tables = []
+    tables: list[pd.DataFrame] = []
     for chunk, problem in zip(chunks, problems, strict=True):
         path = chunk_path(folder, chunk.index)
         if problem == "missing" and not complete:
