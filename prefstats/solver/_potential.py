@@ -468,11 +468,10 @@ N_STRAINS = 5  # strains 0..3 the suits, 4 no trump
 def _seat_of(row: np.ndarray, seat: int) -> tuple[int, int, int, int]:
     """A seat of a deal as a declarer with the talon: (hand of 12, left, right, kernel leader),
     the first hand leading."""
-    talon = int(row[3])
-    hand = int(row[seat]) | talon
-    hl = int(row[(seat + 1) % 3])
-    hr = int(row[(seat + 2) % 3])
-    return hand, hl, hr, (3 - seat) % 3
+    hand = int(row[seat]) | int(row[N_SEATS])
+    hl = int(row[(seat + 1) % N_SEATS])
+    hr = int(row[(seat + 2) % N_SEATS])
+    return hand, hl, hr, (N_SEATS - seat) % N_SEATS
 
 
 @njit(cache=True, nogil=True)
@@ -633,23 +632,26 @@ def _game_estimate(kept: int, hl: int, hr: int, trump: int) -> int:
 
 
 @njit(cache=True, nogil=True)
-def _game_order(row: np.ndarray) -> tuple[np.ndarray, int]:
+def _game_order(row: np.ndarray) -> tuple[np.ndarray, int, np.ndarray]:
     """The seats and strains (``seat * N_STRAINS + strain``) that might make a six, likeliest
     first by ``_game_estimate`` of the best-looking discard; the others are ruled out by the
-    defence's sure tricks against every discard."""
+    defence's sure tricks against every discard. Returns (order, how many to ask, the ten cards
+    the best-looking discard keeps, by seat and strain)."""
     estimates = np.full(N_SEATS * N_STRAINS, NOT_ASKED, dtype=np.int64)
+    kept = np.zeros(N_SEATS * N_STRAINS, dtype=np.int64)
     for seat in range(N_SEATS):
         hand, hl, hr, leader = _seat_of(row, seat)
         for strain in range(N_STRAINS):
             trump = _trump_of(strain)
             if not _sure_to_fail(hand, hl, hr, leader, trump, MIN_LEVEL):
-                kept = _first_kept(hand, hl, hr, trump)
-                estimates[seat * N_STRAINS + strain] = _game_estimate(kept, hl, hr, trump)
+                at = seat * N_STRAINS + strain
+                kept[at] = _first_kept(hand, hl, hr, trump)
+                estimates[at] = _game_estimate(kept[at], hl, hr, trump)
     order = _stable_order(-estimates, estimates.shape[0])
     count = 0
     while count < order.shape[0] and estimates[order[count]] != NOT_ASKED:
         count += 1
-    return order, count
+    return order, count, kept
 
 
 @njit(cache=True, nogil=True)
@@ -661,13 +663,11 @@ def _some_game(row: np.ndarray, tt: np.ndarray) -> bool:
     likeliest first (``_game_order``); only when none makes it are the other discards bounded by
     one late-discard search per seat and strain, and asked in turn where it cannot rule them out.
     """
-    order, count = _game_order(row)
+    order, count, kept = _game_order(row)
     for index in range(count):
         seat, strain = divmod(order[index], N_STRAINS)
-        hand, hl, hr, leader = _seat_of(row, seat)
-        trump = _trump_of(strain)
-        kept = _first_kept(hand, hl, hr, trump)
-        if _reaches(kept, hl, hr, leader, MIN_LEVEL, trump, 0, tt):
+        _, hl, hr, leader = _seat_of(row, seat)
+        if _reaches(kept[order[index]], hl, hr, leader, MIN_LEVEL, _trump_of(strain), 0, tt):
             return True
     for index in range(count):
         seat, strain = divmod(order[index], N_STRAINS)

@@ -240,7 +240,7 @@ def sensitivity(runs: Mapping[str, str | Path | pd.DataFrame]) -> pd.DataFrame:
         table = run if isinstance(run, pd.DataFrame) else load_study(run)
         ranks = table["contract"].to_numpy()
         misere = ranks == MISERE_RANK
-        nine = _nine_events(_level(ranks))["nine"]
+        nine = _level(ranks) >= NINE_LEVEL
         n, count_m, count_n = len(ranks), int(misere.sum()), int(nine.sum())
         caught = int((misere & ~table["made"].to_numpy(dtype=bool)).sum())
         ratio = ratio_of_proportions(count_m, count_n, n) if count_m and count_n else None
