@@ -72,6 +72,29 @@ def _remove(hands: Hands, seat: int, card: int | None) -> Hands:
     return new[0], new[1], new[2]
 
 
+@functools.cache
+def caught_when_winner_leads(hands: Hands, leader: int) -> bool:
+    """The solver's one-suit catch: defender ``leader`` on lead leads the suit, and every
+    trick's winner leads it next (the lead is not passed freely as in ``declarer_caught``).
+    Can the defenders force the declarer to win a trick of the suit?"""
+    if not hands[DECLARER] or not hands[leader]:
+        return False
+    return _play_winner_leads(hands, leader, ())
+
+
+def _play_winner_leads(hands: Hands, leader: int, trick: Trick) -> bool:
+    if len(trick) == 3:
+        by_seat = {(leader + i) % 3: card for i, card in enumerate(trick)}
+        winner = max((card, seat) for seat, card in by_seat.items() if card is not None)[1]
+        return winner == DECLARER or caught_when_winner_leads(hands, winner)
+    seat = (leader + len(trick)) % 3
+    moves: list[int | None] = [*sorted(hands[seat])] or [None]  # None: discard another suit
+    outcomes = (
+        _play_winner_leads(_remove(hands, seat, card), leader, (*trick, card)) for card in moves
+    )
+    return all(outcomes) if seat == DECLARER else any(outcomes)
+
+
 def all_layouts(declarer: frozenset[int], max_out: int) -> list[tuple[Hands, int]]:
     """Every deal of the other ranks to LEFT / RIGHT / out (at most ``max_out`` out): each
     deal with its number of cards out of play."""

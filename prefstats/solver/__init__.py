@@ -43,6 +43,7 @@ __all__ = [
     "clear_tables",
     "late_discard_reaches",
     "makes_many",
+    "misere_one_suit_catch",
     "potential_many",
     "solve",
     "solve_many",
@@ -452,6 +453,29 @@ def late_discard_reaches(
         int(hand12), left, right, relative, int(target), trump_code, _table()
     )
     return bool(reaches)
+
+
+def misere_one_suit_catch(hands: Sequence[int], *, leader: int, declarer: int = 0) -> bool:
+    """Misère, a defender on lead: can the defence make the declarer win a trick by leading
+    one suit again and again, each trick's winner leading the next (docs/design.md, "Misère
+    bounds")? Everyone must follow suit, so the other suits do not matter; a ``True`` proves
+    that the declarer takes at least one trick, and the solver uses it so.
+
+    >>> from prefstats.game.cards import parse_hand
+    >>> hands = [parse_hand("♠7 J ♥A"), parse_hand("♠8 9 ♣7"), parse_hand("♣8 9 10")]
+    >>> misere_one_suit_catch(hands, leader=1)  # ♠8 under the 7, then ♠9 forces the jack
+    True
+    >>> misere_one_suit_catch(hands, leader=2)  # ♣ only: the declarer has none
+    False
+    """
+    masks = _check_hands(hands)
+    declarer = _check_seat("declarer", declarer)
+    leader = _check_seat("leader", leader)
+    if leader == declarer:
+        raise ValueError(f"leader must be a defender, not the declarer's seat {declarer}")
+    hd, hl, hr = (masks[(declarer + step) % N_SEATS] for step in range(N_SEATS))
+    suits = (1 << N_SUITS) - 1
+    return bool(_search._defence_catch(hd, hl, hr, (leader - declarer) % N_SEATS, suits))
 
 
 def _check_discard_position(

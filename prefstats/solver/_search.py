@@ -19,11 +19,11 @@ Speed comes from: a transposition table probed at trick starts and keyed on rela
 holds each remaining card of each suit, played cards squeezed out, seats relative to the declarer,
 non-trump suits sorted), holding lower and upper bounds; trying one card per run of equivalent
 cards; move ordering per side and contract (and the leader's card that last decided the
-position, kept in the table); quick-trick and sure-loser bounds in contracts and
-"stuck"/"safe"/"caught at once" bounds in misère; plain minimax for the last two tricks. The discard
-questions and the dealt potential build on it in ``_potential``. The table is 2 MB for random deals
-(it stays in cache) and 32 MB for many layouts of one hand, whose rows share positions
-(``solver._table_for``).
+position, kept in the table); quick-trick and sure-loser bounds in contracts and "stuck" /
+"safe" / "caught by one suit" bounds in misère (docs/design.md, "Misère bounds"); plain minimax
+for the last two tricks. The discard questions and the dealt potential build on it in
+``_potential``. The table is 2 MB for random deals (it stays in cache) and 32 MB for many
+layouts of one hand, whose rows share positions (``solver._table_for``).
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ from prefstats.game.deal import N_SEATS
 from prefstats.solver._tables import (
     ALWAYS_UNDER,
     BIT_COUNT,
+    DEFENCE_CATCH,
     HIGH_BIT,
     LENGTH_OFFSET,
     LOW_BIT,
@@ -546,11 +547,12 @@ def _misere_bounds(hd: int, hl: int, hr: int, leader: int, n_tricks: int) -> tup
     Then he plays under every card they lead, whatever they discard, so never wins a trick and
     never leads: he takes none. On lead he is safe too if he can lead his lowest card of a suit
     where a defender must overtake it, and stays safe once that trick is gone.
-    Caught at once: a defender on lead takes him at least one trick (``_forced_catch``).
+    Caught: a defender on lead takes him at least one trick by leading one suit
+    (``_defence_catch``).
     """
     defence = hl | hr
     stuck = True
-    unsafe_suits = 0
+    unsafe_suits = _unsafe_suits(hd, defence)
     leader_hand = _seat_hand(leader, hd, hl, hr)
     can_force = False
     for suit in range(N_SUITS):
@@ -559,18 +561,14 @@ def _misere_bounds(hd: int, hl: int, hr: int, leader: int, n_tricks: int) -> tup
             continue
         can_force |= _suit_of(leader_hand, suit) != 0
         others = _suit_of(defence, suit)
-        if others == 0:
-            continue
-        if HIGH_BIT[others] > LOW_BIT[held]:
+        if others and HIGH_BIT[others] > LOW_BIT[held]:
             stuck = False
-        if not ALWAYS_UNDER[(held << SUIT_BITS) | others]:
-            unsafe_suits |= 1 << suit
     if leader != DECLARER:
         if unsafe_suits == 0:
             return 0, 0
         if stuck and can_force:
             return n_tricks, n_tricks
-        return (1 if _forced_catch(hd, leader_hand, hl | hr) else 0), n_tricks
+        return (1 if _defence_catch(hd, hl, hr, leader, unsafe_suits) else 0), n_tricks
     if stuck:
         return n_tricks, n_tricks
     for suit in range(N_SUITS):
@@ -582,18 +580,30 @@ def _misere_bounds(hd: int, hl: int, hr: int, leader: int, n_tricks: int) -> tup
 
 
 @njit(cache=True, nogil=True)
-def _forced_catch(hd: int, leader_hand: int, defence: int) -> bool:
-    """Misère, a defender on lead: does some suit catch the declarer at once? The leader leads
-    his lowest card of it, the other defender plays his lowest (or discards), and every card
-    the declarer holds in the suit is above both."""
-    partner_hand = defence & ~leader_hand
+def _unsafe_suits(hd: int, defence: int) -> int:
+    """The suits (a bit each) where the declarer is not safe in misère: he holds cards and
+    his i-th lowest is not always below the defenders' i-th lowest (``ALWAYS_UNDER``)."""
+    unsafe = 0
     for suit in range(N_SUITS):
         held = _suit_of(hd, suit)
-        led = _suit_of(leader_hand, suit)
-        if held == 0 or led == 0 or LOW_BIT[led] > LOW_BIT[held]:
+        others = _suit_of(defence, suit)
+        if held and others and not ALWAYS_UNDER[(held << SUIT_BITS) | others]:
+            unsafe |= 1 << suit
+    return unsafe
+
+
+@njit(cache=True, nogil=True)
+def _defence_catch(hd: int, hl: int, hr: int, leader: int, suits: int) -> bool:
+    """Misère, a defender on lead: does one of ``suits`` (a bit each) catch the declarer, the
+    defence leading it again and again, each trick's winner leading next (``DEFENCE_CATCH``)?
+    Whatever the other suits hold, everyone must follow while he can, so the trick goes as in
+    the one-suit game."""
+    present = hd | hl | hr
+    leader_hand = _seat_hand(leader, hd, hl, hr)
+    for suit in range(N_SUITS):
+        if not ((suits >> suit) & 1 and _suit_of(leader_hand, suit)):
             continue
-        partner = _suit_of(partner_hand, suit)
-        if partner == 0 or LOW_BIT[partner] < LOW_BIT[held]:
+        if DEFENCE_CATCH[_suit_code(hl, hr, present, suit)] & (1 << leader):
             return True
     return False
 

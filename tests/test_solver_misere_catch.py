@@ -1,0 +1,117 @@
+"""The solver's one-suit misère catch (``solver.misere_one_suit_catch``, the ``DEFENCE_CATCH``
+table behind its misère bound) against its naive twin on every suit layout, and the misère
+solve that uses it against the naive minimax."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from prefstats.solver import misere_one_suit_catch, solve_many
+from tests.naive import clear_cache, naive_value
+from tests.naive_misere import DECLARER, LEFT, RIGHT, caught_when_winner_leads
+
+SUIT_BITS = 8
+N_RANKS = 8
+# The suit under test is spades (bits 0..7). Shorter hands are filled up with cards of suits in
+# which no catch is possible: the declarer's with clubs, where the defenders hold none, the
+# defenders' with diamonds (left) and hearts (right), where the declarer holds none.
+FILLER_SUIT = {DECLARER: 1, LEFT: 2, RIGHT: 3}
+
+
+def filled_hands(spades: tuple[frozenset[int], ...]) -> list[int]:
+    """Seat hands holding these spade ranks, filled up to equal length with filler suits."""
+    size = max(len(ranks) for ranks in spades)
+    hands = []
+    for seat, ranks in enumerate(spades):
+        filler = range(size - len(ranks))
+        hands.append(
+            sum(1 << rank for rank in ranks)
+            + sum(1 << (SUIT_BITS * FILLER_SUIT[seat] + rank) for rank in filler)
+        )
+    return hands
+
+
+@pytest.mark.parametrize("length", range(N_RANKS + 1))
+def test_every_layout_of_a_suit_matches_the_naive_twin(length: int) -> None:
+    """Every way of holding ``length`` adjacent cards among the three seats (the table's every
+    entry: it reads relative ranks), with each defender on lead."""
+    caught = 0
+    for owners in itertools.product((DECLARER, LEFT, RIGHT), repeat=length):
+        spades = tuple(
+            frozenset(rank for rank, owner in enumerate(owners) if owner == seat)
+            for seat in (DECLARER, LEFT, RIGHT)
+        )
+        for leader in (LEFT, RIGHT):
+            expected = caught_when_winner_leads(spades, leader)
+            got = misere_one_suit_catch(filled_hands(spades), leader=leader)
+            assert got == expected, (spades, leader)
+            caught += expected
+    if length >= 2:
+        assert caught > 0  # the comparison must see both answers
+
+
+def test_layouts_with_cards_out_of_play_read_relative_ranks() -> None:
+    """Cards out of play (played or discarded) are squeezed out: random layouts of the eight
+    ranks to the declarer, a defender or out of play, every seat as the declarer."""
+    rng = np.random.default_rng(77)
+    caught = 0
+    for _ in range(1500):
+        places = rng.integers(0, 4, size=N_RANKS)  # 3: out of play
+        spades = tuple(
+            frozenset(int(r) for r in np.flatnonzero(places == seat)) for seat in range(3)
+        )
+        hands = filled_hands(spades)
+        for declarer in range(3):
+            rotated = [hands[(seat - declarer) % 3] for seat in range(3)]
+            for leader in (LEFT, RIGHT):
+                expected = caught_when_winner_leads(spades, leader)
+                got = misere_one_suit_catch(
+                    rotated, leader=(declarer + leader) % 3, declarer=declarer
+                )
+                assert got == expected, (spades, declarer, leader)
+                caught += expected
+    assert caught > 100
+
+
+def test_catch_is_a_proof_in_the_whole_game() -> None:
+    """Misère endgames from two suits, a defender on lead: whenever the one-suit catch says
+    caught, the naive minimax has the declarer take a trick, and the solver, which uses the
+    catch as a bound, agrees with the minimax on every deal."""
+    rng = np.random.default_rng(78)
+    deck = list(range(2 * SUIT_BITS))  # spades and clubs only: long suits, many catches
+    proofs = 0
+    for size, count in {3: 25, 4: 15, 5: 4}.items():
+        for leader in (LEFT, RIGHT):
+            rows = []
+            for _ in range(count):
+                cards = [int(card) for card in rng.permutation(deck)[: 3 * size]]
+                rows.append(
+                    [sum(1 << c for c in cards[s * size : (s + 1) * size]) for s in range(3)]
+                )
+            got = solve_many(np.array(rows, dtype=np.uint32), misere=True, leader=leader)
+            for row, value in zip(rows, got.tolist(), strict=True):
+                clear_cache()
+                exact = naive_value(tuple(row), misere=True, leader=leader)
+                assert value == exact, (row, leader)
+                if misere_one_suit_catch(row, leader=leader):
+                    assert exact >= 1, (row, leader)
+                    proofs += 1
+    assert proofs >= 10
+
+
+@pytest.mark.parametrize(
+    ("hands", "options", "message"),
+    [
+        ([1, 2], {"leader": 1}, "expected 3 hands"),
+        ([1, 2, 4], {"leader": 0}, "leader must be a defender"),
+        ([1, 2, 4], {"leader": 3}, "leader must be a seat"),
+        ([1, 1, 4], {"leader": 1}, "in seats 0 and 1"),
+        ([1, 6, 8], {"leader": 1}, "equal numbers of cards"),
+    ],
+)
+def test_bad_input_is_named(hands: list[int], options: dict, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        misere_one_suit_catch(hands, **options)
