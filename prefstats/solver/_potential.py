@@ -341,7 +341,7 @@ def _late_search(
                 dropped2, legal2 = _follow_option(hand2, led, trump, spare, option2)
                 moves2 = _run_tops(legal2, present) if dropped2 >= 0 else 0
                 first2, second2, dirs2 = _follow_order(
-                    seat2, moves2, led, card1, seat1, seat3, hand3, trump, 0
+                    seat2, moves2, led, card1, seat1, seat3, hand3, trump, 0, 0
                 )
                 for bucket2 in range(N_BUCKETS):
                     cards2 = _bucket(bucket2, 0, first2, second2, moves2)
@@ -357,7 +357,7 @@ def _late_search(
                             dropped3, legal3 = _follow_option(hand3, led, trump, left2, option3)
                             moves3 = _run_tops(legal3, present) if dropped3 >= 0 else 0
                             first3, second3, dirs3 = _follow_order(
-                                seat3, moves3, led, best, winner, -1, 0, trump, 0
+                                seat3, moves3, led, best, winner, -1, 0, trump, 0, 0
                             )
                             for bucket3 in range(N_BUCKETS):
                                 cards3 = _bucket(bucket3, 0, first3, second3, moves3)

@@ -135,6 +135,16 @@ def _high_card(cards: int) -> int:
 
 
 @njit(cache=True, nogil=True)
+def _cards_of_suits(suits: int) -> int:
+    """Every card of the suits in ``suits`` (a bit each)."""
+    out = 0
+    for suit in range(N_SUITS):
+        if (suits >> suit) & 1:
+            out |= _suit_cards(suit)
+    return out
+
+
+@njit(cache=True, nogil=True)
 def _low_per_suit(cards: int) -> int:
     """The lowest card of each suit of ``cards``."""
     out = 0
@@ -719,15 +729,17 @@ def _follow_order(
     later_hand: int,
     trump: int,
     misere: int,
+    shed_first: int,
 ) -> tuple[int, int, int]:
     """Follower's buckets among ``moves``: (first, second, directions).
 
     ``best``/``winner``: the trick's best card so far and its seat; ``later``: the seat still to
-    play after this one (-1 if this seat plays last), with its hand ``later_hand``.
+    play after this one (-1 if this seat plays last), with its hand ``later_hand``; in misère
+    ``shed_first`` the cards the declarer sheds first when he cannot follow (0 elsewhere).
     """
     if misere:
         following = (moves & _suit_cards(led)) != 0
-        return _misere_follow_order(seat, moves, best, winner, later, following)
+        return _misere_follow_order(seat, moves, best, winner, later, following, shed_first)
     beating = _beating(moves, best, trump)
     same_side = (seat == DECLARER) == (winner == DECLARER)
     if later < 0:
@@ -766,12 +778,21 @@ def _low_card_of(cards: int) -> int:
 
 @njit(cache=True, nogil=True)
 def _misere_follow_order(
-    seat: int, moves: int, best: int, winner: int, later: int, following: bool
+    seat: int,
+    moves: int,
+    best: int,
+    winner: int,
+    later: int,
+    following: bool,
+    shed_first: int,
 ) -> tuple[int, int, int]:
-    """Misère follows: the declarer ducks with his highest card that loses, else sheds high;
-    a defender lets a winning declarer keep the trick, and plays low ahead of him."""
+    """Misère follows: the declarer ducks with his highest card that loses, else sheds high,
+    from ``shed_first`` (the suits where he is not safe) first; a defender lets a winning
+    declarer keep the trick, and plays low ahead of him."""
     if not following:
-        return _high_per_suit(moves), 0, FIRST_HIGH | SECOND_HIGH | REST_HIGH
+        high = _high_per_suit(moves)
+        first = high & shed_first if seat == DECLARER else high
+        return first, high, FIRST_HIGH | SECOND_HIGH | REST_HIGH
     below = moves & ((1 << best) - 1)
     if seat == DECLARER:
         return below, 0, FIRST_HIGH | REST_HIGH
@@ -892,6 +913,7 @@ def _search(
     moves1 = _run_tops(_seat_hand(seat1, hd, hl, hr), present)
     first1, second1, dirs1 = _lead_order(seat1, moves1, hd, hl, hr, present, trump, misere)
     hint1 = _hint_card(hint, moves1, present)
+    shed_first = _cards_of_suits(_unsafe_suits(hd, hl | hr)) if misere else 0
     decisive = NO_HINT
     answer1 = not max1
     for bucket1 in range(N_BUCKETS):
@@ -903,7 +925,7 @@ def _search(
             moves2 = _follow_moves(hand2, led, present, trump)
             moves3 = _follow_moves(hand3, led, present, trump)
             first2, second2, dirs2 = _follow_order(
-                seat2, moves2, led, card1, seat1, seat3, hand3, trump, misere
+                seat2, moves2, led, card1, seat1, seat3, hand3, trump, misere, shed_first
             )
             answer2 = not max2
             for bucket2 in range(N_BUCKETS):
@@ -915,7 +937,7 @@ def _search(
                     if _beats(card2, best, trump):
                         best, winner = card2, seat2
                     first3, second3, dirs3 = _follow_order(
-                        seat3, moves3, led, best, winner, -1, 0, trump, misere
+                        seat3, moves3, led, best, winner, -1, 0, trump, misere, shed_first
                     )
                     answer3 = not max3
                     for bucket3 in range(N_BUCKETS):
