@@ -1,6 +1,7 @@
-"""The solver's one-suit misère catch (``solver.misere_one_suit_catch``, the ``DEFENCE_CATCH``
-table behind its misère bound) against its naive twin on every suit layout, and the misère
-solve that uses it against the naive minimax."""
+"""The solver's one-suit misère bounds against their naive twins on every suit layout: the
+catch by one suit (``solver.misere_one_suit_catch``) and the safe declarer
+(``solver.misere_safe``), both read from the ``DEFENCE_CATCH`` table; and the misère solve that
+uses them against the naive minimax."""
 
 from __future__ import annotations
 
@@ -9,9 +10,9 @@ import itertools
 import numpy as np
 import pytest
 
-from prefstats.solver import misere_one_suit_catch, solve_many
+from prefstats.solver import misere_one_suit_catch, misere_safe, solve_many
 from tests.naive import clear_cache, naive_value
-from tests.naive_misere import DECLARER, LEFT, RIGHT, caught_when_winner_leads
+from tests.naive_misere import DECLARER, LEFT, RIGHT, caught_when_winner_leads, declarer_caught
 
 SUIT_BITS = 8
 N_RANKS = 8
@@ -34,23 +35,44 @@ def filled_hands(spades: tuple[frozenset[int], ...]) -> list[int]:
     return hands
 
 
-@pytest.mark.parametrize("length", range(N_RANKS + 1))
-def test_every_layout_of_a_suit_matches_the_naive_twin(length: int) -> None:
-    """Every way of holding ``length`` adjacent cards among the three seats (the table's every
-    entry: it reads relative ranks), with each defender on lead."""
-    caught = 0
-    for owners in itertools.product((DECLARER, LEFT, RIGHT), repeat=length):
-        spades = tuple(
+def suit_layouts(length: int) -> list[tuple[frozenset[int], ...]]:
+    """Every way of holding ``length`` adjacent spades among the three seats: the table's every
+    entry, since it reads relative ranks."""
+    return [
+        tuple(
             frozenset(rank for rank, owner in enumerate(owners) if owner == seat)
             for seat in (DECLARER, LEFT, RIGHT)
         )
+        for owners in itertools.product((DECLARER, LEFT, RIGHT), repeat=length)
+    ]
+
+
+@pytest.mark.parametrize("length", range(N_RANKS + 1))
+def test_every_layout_of_a_suit_matches_the_naive_twin(length: int) -> None:
+    """With each defender on lead, the catch by one suit; and the safe declarer, whose twin is
+    the one-suit game where the defenders choose the leader and may throw cards away."""
+    caught = safe = 0
+    for spades in suit_layouts(length):
+        hands = filled_hands(spades)
         for leader in (LEFT, RIGHT):
             expected = caught_when_winner_leads(spades, leader)
-            got = misere_one_suit_catch(filled_hands(spades), leader=leader)
-            assert got == expected, (spades, leader)
+            assert misere_one_suit_catch(hands, leader=leader) == expected, (spades, leader)
             caught += expected
+        expected_safe = not declarer_caught(spades, declarer_leads_first=False, shed=True)
+        assert misere_safe(hands) == expected_safe, spades
+        safe += expected_safe
     if length >= 2:
-        assert caught > 0  # the comparison must see both answers
+        assert caught > 0 and 0 < safe < len(suit_layouts(length))  # both answers are seen
+
+
+@pytest.mark.parametrize("length", range(1, N_RANKS + 1))
+def test_dropping_the_top_card_keeps_a_safe_declarer_safe(length: int) -> None:
+    """The safe bound's proof needs this: a declarer who cannot follow drops his top card of
+    some suit, and stays safe in it."""
+    for spades in suit_layouts(length):
+        if spades[DECLARER] and misere_safe(filled_hands(spades)):
+            dropped = (spades[DECLARER] - {max(spades[DECLARER])}, spades[LEFT], spades[RIGHT])
+            assert misere_safe(filled_hands(dropped)), spades
 
 
 def test_layouts_with_cards_out_of_play_read_relative_ranks() -> None:
@@ -78,11 +100,11 @@ def test_layouts_with_cards_out_of_play_read_relative_ranks() -> None:
 
 def test_catch_is_a_proof_in_the_whole_game() -> None:
     """Misère endgames from two suits, a defender on lead: whenever the one-suit catch says
-    caught, the naive minimax has the declarer take a trick, and the solver, which uses the
-    catch as a bound, agrees with the minimax on every deal."""
+    caught, the naive minimax has the declarer take a trick, and whenever he is safe, none; and
+    the solver, which uses both as bounds, agrees with the minimax on every deal."""
     rng = np.random.default_rng(78)
     deck = list(range(2 * SUIT_BITS))  # spades and clubs only: long suits, many catches
-    proofs = 0
+    proofs = safe = 0
     for size, count in {3: 25, 4: 15, 5: 4}.items():
         for leader in (LEFT, RIGHT):
             rows = []
@@ -99,7 +121,10 @@ def test_catch_is_a_proof_in_the_whole_game() -> None:
                 if misere_one_suit_catch(row, leader=leader):
                     assert exact >= 1, (row, leader)
                     proofs += 1
-    assert proofs >= 10
+                if misere_safe(row):
+                    assert exact == 0, (row, leader)
+                    safe += 1
+    assert proofs >= 10 and safe >= 5
 
 
 @pytest.mark.parametrize(

@@ -44,6 +44,7 @@ __all__ = [
     "late_discard_reaches",
     "makes_many",
     "misere_one_suit_catch",
+    "misere_safe",
     "potential_many",
     "solve",
     "solve_many",
@@ -476,6 +477,24 @@ def misere_one_suit_catch(hands: Sequence[int], *, leader: int, declarer: int = 
     hd, hl, hr = (masks[(declarer + step) % N_SEATS] for step in range(N_SEATS))
     suits = (1 << N_SUITS) - 1
     return bool(_search._defence_catch(hd, hl, hr, (leader - declarer) % N_SEATS, suits))
+
+
+def misere_safe(hands: Sequence[int], *, declarer: int = 0) -> bool:
+    """Misère: is the declarer safe in every suit he holds, against a defence that leads any
+    suit from either hand and throws cards away whenever it likes (docs/design.md, "Misère
+    bounds")? No real defence can do more, so ``True`` proves that with a defender on lead he
+    takes no trick, and the solver uses it so.
+
+    >>> from prefstats.game.cards import parse_hand
+    >>> misere_safe([parse_hand("♠7 10"), parse_hand("♠8 ♥A"), parse_hand("♠9 ♥K")])
+    True
+    >>> misere_safe([parse_hand("♠8 10"), parse_hand("♠7 ♥A"), parse_hand("♠9 ♥K")])  # no proof
+    False
+    """
+    masks = _check_hands(hands)
+    declarer = _check_seat("declarer", declarer)
+    hd, hl, hr = (masks[(declarer + step) % N_SEATS] for step in range(N_SEATS))
+    return _search._unsafe_suits(hd, hl, hr) == 0
 
 
 def _check_discard_position(

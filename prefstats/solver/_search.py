@@ -38,6 +38,7 @@ from prefstats.solver._tables import (
     ALWAYS_UNDER,
     BIT_COUNT,
     DEFENCE_CATCH,
+    FREE,
     HIGH_BIT,
     LENGTH_OFFSET,
     LOW_BIT,
@@ -553,16 +554,17 @@ def _misere_bounds(hd: int, hl: int, hr: int, leader: int, n_tricks: int) -> tup
     Stuck: every card of the declarer's is above all the defenders' cards of its suit. Then he
     wins every trick he follows suit to, and on lead he wins and leads again: he takes every
     trick once he is on lead, or once a defender on lead plays a suit he holds.
-    Safe: in every suit his i-th lowest card is below the defenders' i-th lowest (``ALWAYS_UNDER``).
-    Then he plays under every card they lead, whatever they discard, so never wins a trick and
-    never leads: he takes none. On lead he is safe too if he can lead his lowest card of a suit
-    where a defender must overtake it, and stays safe once that trick is gone.
+    Safe: no suit of his could catch him even if the defence led it from either hand and threw
+    its cards away at will (``_unsafe_suits``). Then he never wins a trick and never leads: he
+    takes none (dropping his top card of a suit when he cannot follow keeps him safe in it). On
+    lead he is safe too if he can lead his lowest card of a suit where a defender must overtake
+    it, and stays safe once that trick is gone (``_safe_exit``).
     Caught: a defender on lead takes him at least one trick by leading one suit
     (``_defence_catch``).
     """
     defence = hl | hr
     stuck = True
-    unsafe_suits = _unsafe_suits(hd, defence)
+    unsafe_suits = _unsafe_suits(hd, hl, hr)
     leader_hand = _seat_hand(leader, hd, hl, hr)
     can_force = False
     for suit in range(N_SUITS):
@@ -590,14 +592,14 @@ def _misere_bounds(hd: int, hl: int, hr: int, leader: int, n_tricks: int) -> tup
 
 
 @njit(cache=True, nogil=True)
-def _unsafe_suits(hd: int, defence: int) -> int:
-    """The suits (a bit each) where the declarer is not safe in misère: he holds cards and
-    his i-th lowest is not always below the defenders' i-th lowest (``ALWAYS_UNDER``)."""
+def _unsafe_suits(hd: int, hl: int, hr: int) -> int:
+    """The suits (a bit each) where the declarer is not safe in misère: he holds cards, and a
+    defence leading the suit from either hand and throwing its cards away at will could catch
+    him in it (``DEFENCE_CATCH``'s ``FREE`` bit)."""
+    present = hd | hl | hr
     unsafe = 0
     for suit in range(N_SUITS):
-        held = _suit_of(hd, suit)
-        others = _suit_of(defence, suit)
-        if held and others and not ALWAYS_UNDER[(held << SUIT_BITS) | others]:
+        if _suit_of(hd, suit) and DEFENCE_CATCH[_suit_code(hl, hr, present, suit)] >> FREE & 1:
             unsafe |= 1 << suit
     return unsafe
 
@@ -913,7 +915,7 @@ def _search(
     moves1 = _run_tops(_seat_hand(seat1, hd, hl, hr), present)
     first1, second1, dirs1 = _lead_order(seat1, moves1, hd, hl, hr, present, trump, misere)
     hint1 = _hint_card(hint, moves1, present)
-    shed_first = _cards_of_suits(_unsafe_suits(hd, hl | hr)) if misere else 0
+    shed_first = _cards_of_suits(_unsafe_suits(hd, hl, hr)) if misere else 0
     decisive = NO_HINT
     answer1 = not max1
     for bucket1 in range(N_BUCKETS):

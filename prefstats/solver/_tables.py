@@ -24,9 +24,11 @@ play and ``holding`` a subset of it.
   holding is so placed against the defenders' combined holding can play under every card they
   lead in the suit, however they play it and whatever they discard.
 - ``DEFENCE_CATCH``: indexed by a suit's ownership code (above, owner 0 the declarer, 1 the
-  defender on his left, 2 the other), bit ``1 << leader`` set if in misère the defender
+  defender on his left, 2 the other). In misère, bit ``1 << leader`` is set if the defender
   ``leader``, on lead, makes the declarer win a trick by leading this suit only, each trick's
-  winner leading it again (``_fill_defence_catch``).
+  winner leading it again; bit ``1 << FREE`` if the defence could make him win one leading the
+  suit from either hand at will and throwing its cards away at will (``_fill_defence_catch``).
+  Without that bit the declarer is safe in the suit.
 - ``SELECT``: indexed by ``(present << 3) | i``, the rank of the i-th lowest present card (-1 if
   there are not that many), turning a relative rank back into a card.
 """
@@ -143,6 +145,7 @@ ALWAYS_UNDER = _always_under_table()
 
 DECLARER_OWNER, LEFT, RIGHT = 0, 1, 2  # owner digits of a suit code
 NOBODY = -1  # a defender out of the suit plays another suit's card, which cannot win
+FREE = 0  # the bit of DEFENCE_CATCH for the defence leading and throwing cards at will
 
 
 @njit(cache=True)
@@ -163,14 +166,8 @@ def _option(owners: np.ndarray, length: int, at: int, seat: int) -> bool:
 
 
 @njit(cache=True)
-def _after_trick(
-    owners: np.ndarray, length: int, first: int, second: int, third: int, table: np.ndarray
-) -> bool:
-    """A complete trick (positions played): caught if the declarer's card is the highest, else
-    the winning defender leads the rest of the suit (already in ``table``: fewer cards)."""
-    winner = owners[max(first, second, third)]
-    if winner == DECLARER_OWNER:
-        return True
+def _code_without(owners: np.ndarray, length: int, first: int, second: int, third: int) -> int:
+    """The suit code of the cards left when those at ``first``, ``second``, ``third`` go."""
     code = 0
     power = 1
     rest = 0
@@ -179,17 +176,37 @@ def _after_trick(
             code += owners[at] * power
             power *= N_OWNERS
             rest += 1
-    return (table[LENGTH_OFFSET[rest] + code] >> winner) & 1 == 1
+    return LENGTH_OFFSET[rest] + code
+
+
+@njit(cache=True)
+def _after_trick(
+    owners: np.ndarray,
+    length: int,
+    first: int,
+    second: int,
+    third: int,
+    table: np.ndarray,
+    free: bool,
+) -> bool:
+    """A complete trick (positions played): caught if the declarer's card is the highest, else
+    the defence goes on with the rest of the suit (already in ``table``: fewer cards), the
+    winner leading unless ``free``."""
+    winner = owners[max(first, second, third)]
+    if winner == DECLARER_OWNER:
+        return True
+    bit = FREE if free else winner
+    return (table[_code_without(owners, length, first, second, third)] >> bit) & 1 == 1
 
 
 @njit(cache=True)
 def _declarer_escapes(
-    owners: np.ndarray, length: int, first: int, second: int, table: np.ndarray
+    owners: np.ndarray, length: int, first: int, second: int, table: np.ndarray, free: bool
 ) -> bool:
     """Left led, right played: has the declarer, third, a card that escapes?"""
     for third in range(length):
         escapes = _option(owners, length, third, DECLARER_OWNER) and not _after_trick(
-            owners, length, first, second, third, table
+            owners, length, first, second, third, table, free
         )
         if escapes:
             return True
@@ -198,26 +215,29 @@ def _declarer_escapes(
 
 @njit(cache=True)
 def _left_catches(
-    owners: np.ndarray, length: int, first: int, second: int, table: np.ndarray
+    owners: np.ndarray, length: int, first: int, second: int, table: np.ndarray, free: bool
 ) -> bool:
     """Right led, the declarer played: has the left defender, third, a card that catches?"""
     for third in range(NOBODY, length):
         if _option(owners, length, third, LEFT) and _after_trick(
-            owners, length, first, second, third, table
+            owners, length, first, second, third, table, free
         ):
             return True
     return False
 
 
 @njit(cache=True)
-def _defence_catches(owners: np.ndarray, length: int, leader: int, table: np.ndarray) -> bool:
+def _defence_catches(
+    owners: np.ndarray, length: int, leader: int, table: np.ndarray, free: bool
+) -> bool:
     """Misère, one suit (``owners`` of its cards, low to high), defender ``leader`` on lead: can
-    the defence, leading this suit only, make the declarer win a trick in it?
+    the defence, leading this suit, make the declarer win a trick in it?
 
     Everyone must follow suit (docs/rules.md, "Play"); a defender out of the suit plays another
-    suit's card; the winner of a trick leads the next. Play goes declarer, left, right: the
-    left defender's lead puts the declarer third, the right defender's puts him second. A
-    declarer out of the suit can no longer be caught in it.
+    suit's card. Play goes declarer, left, right: the left defender's lead puts the declarer
+    third, the right defender's puts him second. A declarer out of the suit can no longer be
+    caught in it. The winner of a trick leads the next, or with ``free`` the defence goes on as
+    in ``_free_catches``.
     """
     if not _holds(owners, length, DECLARER_OWNER):
         return False
@@ -227,20 +247,37 @@ def _defence_catches(owners: np.ndarray, length: int, leader: int, table: np.nda
         if leader == LEFT:
             for second in range(NOBODY, length):
                 if _option(owners, length, second, RIGHT) and not _declarer_escapes(
-                    owners, length, first, second, table
+                    owners, length, first, second, table, free
                 ):
                     return True
         else:
             escapes = False
             for second in range(length):
                 if _option(owners, length, second, DECLARER_OWNER) and not _left_catches(
-                    owners, length, first, second, table
+                    owners, length, first, second, table, free
                 ):
                     escapes = True
                     break
             if not escapes:
                 return True
     return False
+
+
+@njit(cache=True)
+def _free_catches(owners: np.ndarray, length: int, table: np.ndarray) -> bool:
+    """Can the defence catch the declarer in this suit if, whenever it is on lead, it leads
+    the suit from either hand and, at any time, throws cards of it away (as discards on other
+    suits)? More than a real defence can do, so "no" proves the declarer safe in the suit."""
+    if not _holds(owners, length, DECLARER_OWNER):
+        return False
+    for at in range(length):
+        if owners[at] == DECLARER_OWNER or not _option(owners, length, at, owners[at]):
+            continue
+        if (table[_code_without(owners, length, at, NOBODY, NOBODY)] >> FREE) & 1:
+            return True
+    return _defence_catches(owners, length, LEFT, table, True) or _defence_catches(
+        owners, length, RIGHT, table, True
+    )
 
 
 @njit(cache=True)
@@ -256,8 +293,10 @@ def _fill_defence_catch(table: np.ndarray) -> None:
                 owners[at] = rest % N_OWNERS
                 rest //= N_OWNERS
             for leader in (LEFT, RIGHT):
-                if _defence_catches(owners, length, leader, table):
+                if _defence_catches(owners, length, leader, table, False):
                     table[code] |= 1 << leader
+            if _free_catches(owners, length, table):
+                table[code] |= 1 << FREE
             code += 1
 
 
