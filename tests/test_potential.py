@@ -169,6 +169,7 @@ def test_stats_count_every_question(deals):
     assert sum(settled) <= counts["strain questions settled without search"]
     assert counts["strain questions settled by one late-discard search"] > 0
     assert counts["misère questions settled without search"] <= counts["misère questions"]
+    assert counts["positions searched"] >= n - counts["deals settled without search"] > 0
     twice = stats.copy()
     potential_many(deals, stats=twice, n_jobs=2)  # adds to the counters, chunks summed
     assert twice[0] == 2 * n

@@ -6,8 +6,10 @@ transposition table), after a warm-up call on other deals that loads the compile
 ``min_level=6`` (the highest contract from six up and the clean misère of every seat, as the
 oracle bidders ask) and ``min_level=9`` (nine or better, ten, clean misère). Then the share of
 questions (a deal, seat and strain; or a deal and seat for misère) that each exact bound settled
-without a search, from ``potential_many(stats=...)``. Last, what a study with ``--potential``
-asks (``studies.study.potential_columns``): ``min_level=9`` and ``some_game_many``.
+without a search, and the trick-start positions searched a deal (a count that, unlike the time,
+does not vary with the machine's load), from ``potential_many(stats=...)``. Last, what a study
+with ``--potential`` asks (``studies.study.potential_columns``): ``min_level=9`` and
+``some_game_many``.
 """
 
 from __future__ import annotations
@@ -38,14 +40,15 @@ def _cold(call: Callable[[], Any]) -> tuple[Any, float]:
 
 
 def _shares(stats: np.ndarray) -> list[str]:
-    """Lines naming each counter with its share of the questions it counts among."""
+    """The positions searched a deal, then each other counter as a share of the questions it
+    counts among."""
     names = dict(zip(POTENTIAL_STATS, stats.tolist(), strict=True))
     strains, miseres, deals = (
         names["strain questions"], names["misère questions"], names["deals"]
     )  # fmt: skip
-    lines = []
+    lines = [f"    positions searched: {names['positions searched'] / max(deals, 1):,.1f} a deal"]
     for name, count in names.items():
-        if name in ("deals", "strain questions", "misère questions"):
+        if name in ("deals", "strain questions", "misère questions", "positions searched"):
             continue
         whole = deals if name.startswith("deals") else miseres if "misère" in name else strains
         lines.append(f"    {name}: {count / max(whole, 1):.1%}")

@@ -68,6 +68,7 @@ POTENTIAL_STATS = (
     "misère questions",
     "misère questions settled without search",
     "deals settled without search",
+    "positions searched",
 )
 N_STATS = _potential.N_STATS
 

@@ -453,7 +453,8 @@ STAT_STRAINS_LATE = 5  # ... "cannot make" by one late-discard search for every 
 STAT_MISERES = 6  # clean misère questions
 STAT_MISERES_NO_SEARCH = 7  # ... settled by the misère bounds of every discard, no search
 STAT_DEALS_NO_SEARCH = 8  # deals whose every question was settled without search
-N_STATS = 9
+STAT_POSITIONS = 9  # trick-start positions searched (the node count: it does not vary with load)
+N_STATS = 10
 
 SETTLED_CAPPED = 0
 SETTLED_SURE_TRICKS = 1
@@ -588,6 +589,7 @@ def potential_batch(
             stats[STAT_MISERES_NO_SEARCH] += tt[_node_counter(tt)] == misere_before
         stats[STAT_DEALS] += 1
         stats[STAT_DEALS_NO_SEARCH] += tt[_node_counter(tt)] == deal_before
+        stats[STAT_POSITIONS] += tt[_node_counter(tt)] - deal_before
 
 
 @njit(
