@@ -10,7 +10,7 @@ from typing import Any
 import pandas as pd
 
 from prefstats.cli.options import add_scoring, positive_int, risk_limit, worker_count
-from prefstats.data import shipped
+from prefstats.data import SENSITIVITY_TABLE, shipped
 from prefstats.game.rules import RULE_SETS
 from prefstats.misere.tables import pair_independence
 from prefstats.players.discards import DISCARDS
@@ -105,7 +105,7 @@ def add_parsers(sub: Any) -> None:
     sens.add_argument("--runs", default="runs", help="folder of the studies (resumable)")
     sens.add_argument(
         "--out",
-        default="misere_limit_sensitivity",
+        default=SENSITIVITY_TABLE,
         help="table path without extension (.parquet and .csv are written)",
     )
     sens.set_defaults(func=cmd_sensitivity)  # fmt: skip
@@ -214,7 +214,7 @@ def cmd_report(args: argparse.Namespace) -> None:
     rates_path = Path(args.catch_rates) if args.catch_rates else shipped("catch_rates.parquet")
     pairs_path = Path(args.catch_pairs) if args.catch_pairs else shipped("catch_pairs.parquet")
     sens_path = (Path(args.sensitivity) if args.sensitivity
-                 else shipped("misere_limit_sensitivity.parquet"))  # fmt: skip
+                 else shipped(f"{SENSITIVITY_TABLE}.parquet"))  # fmt: skip
     if Path(args.out).is_dir():
         raise ValueError(f"--out {args.out} is a folder: give the report's file name")
     ev_table = pd.read_parquet(args.ev) if args.ev else None

@@ -11,6 +11,8 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
+SENSITIVITY_TABLE = "misere_limit_sensitivity"  # the misère risk limit's table, no extension
+
 
 def shipped(name: str) -> Path:
     """The path of a shipped table in this folder; ValueError naming it if it is missing."""

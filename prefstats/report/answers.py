@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from prefstats.data import shipped
+from prefstats.data import SENSITIVITY_TABLE, shipped
 from prefstats.game.cards import parse_holding
 from prefstats.misere.tables import LEADS, load_catch_rates, published_comparison
 from prefstats.report import tables
@@ -16,7 +16,7 @@ from prefstats.studies.misere_ev import break_even, tricks_when_caught
 from prefstats.studies.results import findings_markdown, sensitivity_markdown, shipped_findings
 
 ANSWER_HOLDINGS = ("8", "9", "7 10", "8 9")
-SENSITIVITY, MISERE_EV = "misere_limit_sensitivity.parquet", "misere_ev.parquet"
+SENSITIVITY, MISERE_EV = f"{SENSITIVITY_TABLE}.parquet", "misere_ev.parquet"
 README_BLOCKS = ("findings", "sensitivity", "catch", "sharing")  # the README's generated blocks
 
 

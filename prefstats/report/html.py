@@ -22,7 +22,7 @@ from typing import Any
 import pandas as pd
 from matplotlib.figure import Figure
 
-from prefstats.data import shipped
+from prefstats.data import SENSITIVITY_TABLE, shipped
 from prefstats.misere.exact import suit_class_probabilities
 from prefstats.misere.published import SOURCES
 from prefstats.misere.tables import COMMON_HOLDINGS, pair_independence, published_comparison
@@ -82,8 +82,7 @@ def build_report(
     inputs = {
         "catch_rates": catch_rates if catch_rates is not None else _shipped("catch_rates"),
         "catch_pairs": catch_pairs if catch_pairs is not None else _shipped_pairs(),
-        "sensitivity": sensitivity if sensitivity is not None else _shipped(
-            "misere_limit_sensitivity"),
+        "sensitivity": sensitivity if sensitivity is not None else _shipped(SENSITIVITY_TABLE),
         "ev_table": ev_table,
     }  # fmt: skip
     body = "\n".join(_sections(table, spec, summary, inputs))
