@@ -35,7 +35,6 @@ from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 from prefstats.game.cards import N_SUITS, SUIT_MASK
 from prefstats.game.deal import N_SEATS
 from prefstats.solver._tables import (
-    ALWAYS_UNDER,
     BIT_COUNT,
     DEFENCE_CATCH,
     FREE,
@@ -586,7 +585,7 @@ def _misere_bounds(hd: int, hl: int, hr: int, leader: int, n_tricks: int) -> tup
     for suit in range(N_SUITS):
         if unsafe_suits & ~(1 << suit):
             continue
-        if _safe_exit(_suit_of(hd, suit), _suit_of(hl, suit), _suit_of(hr, suit)):
+        if _safe_exit(hd, hl, hr, suit):
             return 0, 0
     return 0, n_tricks
 
@@ -621,18 +620,31 @@ def _defence_catch(hd: int, hl: int, hr: int, leader: int, suits: int) -> bool:
 
 
 @njit(cache=True, nogil=True)
-def _safe_exit(held: int, left: int, right: int) -> bool:
-    """Can the declarer lead his lowest card of this suit, lose the trick for sure, and keep
-    ``ALWAYS_UNDER`` in the suit whatever the defenders play to it?"""
+def _safe_exit(hd: int, hl: int, hr: int, suit: int) -> bool:
+    """Can the declarer lead his lowest card of this suit, lose the trick for sure, and stay
+    safe in the suit (``_unsafe_suits``) whatever the defenders play to it?"""
+    held = _suit_of(hd, suit)
     if held == 0:
         return False
     low = LOW_BIT[held]
+    left = _suit_of(hl, suit)
+    right = _suit_of(hr, suit)
     if not ((left and LOW_BIT[left] > low) or (right and LOW_BIT[right] > low)):
         return False
-    others = left | right
-    rest = held & ~(1 << low)
-    others_rest = others & ~(1 << HIGH_BIT[others])  # their keeping their lowest cards is worst
-    return ALWAYS_UNDER[(rest << SUIT_BITS) | others_rest] != 0
+    base = SUIT_BITS * suit
+    hd_after = hd & ~(1 << (base + low))
+    for a in range(-1, SUIT_BITS):
+        if (a < 0 and left) or (a >= 0 and not (left >> a) & 1):
+            continue
+        hl_after = hl & ~(1 << (base + a)) if a >= 0 else hl
+        for b in range(-1, SUIT_BITS):
+            if (b < 0 and right) or (b >= 0 and not (right >> b) & 1):
+                continue
+            hr_after = hr & ~(1 << (base + b)) if b >= 0 else hr
+            present = hd_after | hl_after | hr_after
+            if DEFENCE_CATCH[_suit_code(hl_after, hr_after, present, suit)] >> FREE & 1:
+                return False
+    return True
 
 
 # --- move ordering ----------------------------------------------------------------------------

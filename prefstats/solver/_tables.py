@@ -19,10 +19,6 @@ play and ``holding`` a subset of it.
   code is ``LENGTH_OFFSET[l] + sum(owner_i * 3**i)`` with owners 0, 1, 2 for its cards low to high.
 - ``LOW_BIT`` / ``HIGH_BIT``: index of the lowest / highest set bit of an 8-bit mask (-1 if none).
 - ``BIT_COUNT``: number of set bits of an 8-bit mask.
-- ``ALWAYS_UNDER``: indexed by ``(mine << 8) | theirs``, 1 if for every i the i-th lowest card of
-  ``mine`` is below the i-th lowest of ``theirs`` (as far as both go). In misère, a declarer whose
-  holding is so placed against the defenders' combined holding can play under every card they
-  lead in the suit, however they play it and whatever they discard.
 - ``DEFENCE_CATCH``: indexed by a suit's ownership code (above, owner 0 the declarer, 1 the
   defender on his left, 2 the other). In misère, bit ``1 << leader`` is set if the defender
   ``leader``, on lead, makes the declarer win a trick by leading this suit only, each trick's
@@ -130,17 +126,6 @@ def _select_table() -> np.ndarray:
 
 
 SELECT = _select_table()
-
-
-def _always_under_table() -> np.ndarray:
-    nth = SELECT.reshape(SUIT_SIZE, SUIT_BITS)  # i-th lowest rank of each mask, -1 if none
-    mine, theirs = _pair_grid()
-    mine_nth, their_nth = nth[mine], nth[theirs]
-    fine = (mine_nth < 0) | (their_nth < 0) | (mine_nth < their_nth)
-    return fine.all(axis=1).astype(np.uint8)
-
-
-ALWAYS_UNDER = _always_under_table()
 
 
 DECLARER_OWNER, LEFT, RIGHT = 0, 1, 2  # owner digits of a suit code
