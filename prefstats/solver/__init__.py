@@ -225,7 +225,7 @@ def solve(
     declarer = _check_seat("declarer", declarer)
     leader = _check_seat("leader", leader)
     masks = _check_hands(hands)
-    hd, hl, hr = (masks[(declarer + step) % N_SEATS] for step in range(N_SEATS))
+    hd, hl, hr = _from_declarer(masks, declarer)
     kernel_leader = (leader - declarer) % N_SEATS
     n_tricks = hd.bit_count()
     return int(
@@ -475,7 +475,7 @@ def misere_one_suit_catch(hands: Sequence[int], *, leader: int, declarer: int = 
     leader = _check_seat("leader", leader)
     if leader == declarer:
         raise ValueError(f"leader must be a defender, not the declarer's seat {declarer}")
-    hd, hl, hr = (masks[(declarer + step) % N_SEATS] for step in range(N_SEATS))
+    hd, hl, hr = _from_declarer(masks, declarer)
     suits = (1 << N_SUITS) - 1
     return bool(_search._defence_catch(hd, hl, hr, (leader - declarer) % N_SEATS, suits))
 
@@ -494,8 +494,13 @@ def misere_safe(hands: Sequence[int], *, declarer: int = 0) -> bool:
     """
     masks = _check_hands(hands)
     declarer = _check_seat("declarer", declarer)
-    hd, hl, hr = (masks[(declarer + step) % N_SEATS] for step in range(N_SEATS))
+    hd, hl, hr = _from_declarer(masks, declarer)
     return _search._unsafe_suits(hd, hl, hr) == 0
+
+
+def _from_declarer(masks: Sequence[int], declarer: int) -> tuple[int, int, int]:
+    """Seat hands renumbered for the kernels: the declarer's, his left's, his right's."""
+    return masks[declarer], masks[(declarer + 1) % N_SEATS], masks[(declarer + 2) % N_SEATS]
 
 
 def _check_discard_position(
@@ -624,7 +629,7 @@ def _trick_value(masks: list[int], played: list[int], leader: int, context: tupl
     for step in range(1, N_SEATS):
         if _beats(played[step], best, trump):
             winner, best = (leader + step) % N_SEATS, played[step]
-    hd, hl, hr = (masks[(declarer + step) % N_SEATS] for step in range(N_SEATS))
+    hd, hl, hr = _from_declarer(masks, declarer)
     rest = _search.exact_value(
         hd, hl, hr, (winner - declarer) % N_SEATS, trump, misere, 0, hd.bit_count(), table
     )

@@ -1,5 +1,5 @@
 """Per-suit lookup tables for the solver kernels, built once at import with numpy (and, for
-``DEFENCE_CATCH``, a small numba kernel: 3 ms instead of 0.4 s in Python).
+``DEFENCE_CATCH``, a small numba kernel: 5-8 ms here).
 
 The kernels in ``_search`` read these as global constants, frozen into their compiled (and
 cached) code: after changing a table, delete numba's cache files (``*.nbi``, ``*.nbc`` in
