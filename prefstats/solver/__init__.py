@@ -41,6 +41,7 @@ __all__ = [
     "best_discard",
     "best_discard_many",
     "clear_tables",
+    "defence_quick_tricks",
     "late_discard_reaches",
     "makes_many",
     "misere_one_suit_catch",
@@ -496,6 +497,40 @@ def misere_safe(hands: Sequence[int], *, declarer: int = 0) -> bool:
     declarer = _check_seat("declarer", declarer)
     hd, hl, hr = _from_declarer(masks, declarer)
     return _search._unsafe_suits(hd, hl, hr) == 0
+
+
+def defence_quick_tricks(
+    hands: Sequence[int], *, leader: int, trump: int | None = None, declarer: int = 0
+) -> int:
+    """In a contract with a defender on lead: the tricks the defence cashes at once, the
+    leader's own top cards or, if he can give his partner the lead in a suit whose top card
+    the partner holds (and the declarer cannot ruff), the partner's; in no trump also the
+    leader's and then the partner's, when the partner has cards to spare while the leader
+    cashes (docs/design.md, "Contract bounds"). The defence takes at least this many tricks,
+    and the solver uses it so.
+
+    >>> from prefstats.game.cards import parse_hand
+    >>> declarer = parse_hand("♠7 8 ♥7")
+    >>> defence_quick_tricks([declarer, parse_hand("♠9 ♣7 8"), parse_hand("♠A ♦A K")], leader=1)
+    3
+    >>> defence_quick_tricks([declarer, parse_hand("♥A ♠9 ♦7"), parse_hand("♠A ♦A ♥8")], leader=1)
+    3
+    >>> defence_quick_tricks([declarer, parse_hand("♥A ♠9 ♦7"), parse_hand("♠A ♦A ♥8")], leader=1,
+    ...                      trump=3)  # hearts trumps: he would ruff ♦A, and no both-in-turn
+    1
+    """
+    masks = _check_hands(hands)
+    trump_code = _check_contract(trump, False)
+    declarer = _check_seat("declarer", declarer)
+    leader = _check_seat("leader", leader)
+    if leader == declarer:
+        raise ValueError(f"leader must be a defender, not the declarer's seat {declarer}")
+    hd, hl, hr = _from_declarer(masks, declarer)
+    if (leader - declarer) % N_SEATS == 1:
+        hand, partner = hl, hr
+    else:
+        hand, partner = hr, hl
+    return int(_search._defence_cashable(hand, partner, hd, hd | hl | hr, trump_code, 0))
 
 
 def _from_declarer(masks: Sequence[int], declarer: int) -> tuple[int, int, int]:

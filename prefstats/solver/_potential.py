@@ -27,8 +27,8 @@ from prefstats.solver._search import (
     UNDECIDED,
     _beats,
     _bucket,
-    _cashable,
     _contract_bounds,
+    _defence_cashable,
     _count,
     _follow_order,
     _guess,
@@ -231,16 +231,16 @@ N_FOLLOW_OPTIONS = 4  # keep all; drop the led suit; drop it and the trumps; dro
 @njit(cache=True, nogil=True)
 def _late_defence(hd: int, hl: int, hr: int, leader: int, trump: int, spare: int) -> int:
     """Tricks the defence takes for sure in the late-discard game: a defender's trumps above
-    all the declarer's, what a defender on lead cashes at once, or the trick a declarer on lead
-    loses in a suit he cannot drop whose top card a defender holds."""
+    all the declarer's, what a defender on lead cashes at once (``_defence_cashable``), or the
+    trick a declarer on lead loses in a suit he cannot drop whose top card a defender holds."""
     present = hd | hl | hr
     defence = max(_trumps_over(hl, hd, trump), _trumps_over(hr, hd, trump))
     if leader == DECLARER:
         defence = max(defence, _outranked_suit(hd, present, spare))
     elif leader == 1:
-        defence = max(defence, _cashable(hl, hd, hr, present, trump, spare))
+        defence = max(defence, _defence_cashable(hl, hr, hd, present, trump, spare))
     elif leader == 2:
-        defence = max(defence, _cashable(hr, hd, hl, present, trump, spare))
+        defence = max(defence, _defence_cashable(hr, hl, hd, present, trump, spare))
     return defence
 
 

@@ -494,6 +494,64 @@ def _cashable(
 
 
 @njit(cache=True, nogil=True)
+def _defence_cashable(
+    leader_hand: int, partner: int, declarer: int, present: int, trump: int, spare: int
+) -> int:
+    """Tricks the defence cashes at once with a defender on lead (``_cashable``, the declarer
+    dropping up to ``spare`` cards): the leader's own, or, if he can give his partner the lead,
+    the partner's, or in no trump both in turn (``_cash_both``).
+
+    The leader gives the lead in a suit he holds whose top card the partner holds and the
+    declarer cannot ruff: the partner's top card wins that trick as if he had led it himself.
+    """
+    own = _cashable(leader_hand, declarer, partner, present, trump, spare)
+    for suit in range(N_SUITS):
+        held = _suit_of(partner, suit)
+        if _suit_of(leader_hand, suit) == 0 or held == 0:
+            continue
+        if HIGH_BIT[held] != HIGH_BIT[_suit_of(present, suit)]:
+            continue
+        if (
+            0 <= trump != suit
+            and _suit_of(declarer, trump)
+            and BIT_COUNT[_suit_of(declarer, suit)] <= spare
+        ):
+            continue  # the declarer is, or can make himself, void in it and ruff
+        best = max(own, _cashable(partner, declarer, leader_hand, present, trump, spare))
+        if trump < 0:
+            best = max(best, _cash_both(leader_hand, partner, declarer, present))
+        return best
+    return own
+
+
+@njit(cache=True, nogil=True)
+def _cash_both(leader_hand: int, partner: int, declarer: int, present: int) -> int:
+    """No trump, the partner reachable (``_defence_cashable``): the leader cashes his suits,
+    then gives his partner the lead, who cashes the other suits. Counted only if the partner,
+    while the leader cashes, can throw away cards he does not need (else 0). In no trump
+    nothing is ruffed, and the declarer's throws only shorten his suits."""
+    total = 0
+    cashed_suits = 0
+    throws = 0
+    for suit in range(N_SUITS):
+        held = _suit_of(leader_hand, suit)
+        tops = _cashable_in_suit(held, declarer, partner, present, suit) if held else 0
+        if tops:
+            total += tops
+            cashed_suits |= 1 << suit
+            throws += max(0, tops - int(BIT_COUNT[_suit_of(partner, suit)]))
+    spare_cards = 0
+    for suit in range(N_SUITS):
+        held = _suit_of(partner, suit)
+        if held == 0 or (cashed_suits >> suit) & 1:
+            continue
+        tops = _cashable_in_suit(held, declarer, leader_hand, present, suit)
+        total += tops
+        spare_cards += int(BIT_COUNT[held]) - tops
+    return total if throws <= spare_cards else 0
+
+
+@njit(cache=True, nogil=True)
 def _top_trumps(hand: int, present: int, trump: int) -> int:
     """Top trumps held in a row: each wins whatever trick it falls in."""
     if trump < 0:
@@ -540,9 +598,9 @@ def _contract_bounds(
         lower = max(lower, _cashable(hd, hl, hr, present, trump, 0))
         defence = max(defence, _outranked_suit(hd, present, 0))
     elif leader == 1:
-        defence = max(defence, _cashable(hl, hd, hr, present, trump, 0))
+        defence = max(defence, _defence_cashable(hl, hr, hd, present, trump, 0))
     else:
-        defence = max(defence, _cashable(hr, hd, hl, present, trump, 0))
+        defence = max(defence, _defence_cashable(hr, hl, hd, present, trump, 0))
     return lower, n_tricks - defence
 
 
