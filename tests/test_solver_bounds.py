@@ -1,13 +1,17 @@
-"""The defence's quick tricks (docs/design.md, "Contract bounds") against the naive twin: never
-more than the defence takes with best play, and each way of counting them shown to count."""
+"""The contract bounds (docs/design.md, "Contract bounds") against naive twins: the defence's
+quick tricks and every seat's sure trump tricks never exceed what best play gives (naive
+minimax), each way of counting shown to count, and the trump count equal to a brute-force
+matching on every ownership of the trump suit."""
 
 from __future__ import annotations
+
+from itertools import product
 
 import numpy as np
 import pytest
 
 from prefstats.game.cards import parse_hand
-from prefstats.solver import defence_quick_tricks
+from prefstats.solver import defence_quick_tricks, sure_trump_tricks
 from tests.naive import clear_cache, naive_value
 
 N_CARDS = 32
@@ -18,7 +22,9 @@ SIZES = {2: 10, 3: 16, 4: 14, 5: 6}
 
 def random_hands(rng: np.random.Generator, size: int) -> tuple[int, int, int]:
     cards = rng.permutation(N_CARDS)[: 3 * size]
-    hands = [sum(1 << int(card) for card in cards[seat * size : (seat + 1) * size]) for seat in range(3)]
+    hands = [
+        sum(1 << int(card) for card in cards[seat * size : (seat + 1) * size]) for seat in range(3)
+    ]
     return hands[0], hands[1], hands[2]
 
 
@@ -89,3 +95,82 @@ def test_rejects_bad_input(options: dict, message: str) -> None:
         defence_quick_tricks(hands, **options)
     with pytest.raises(ValueError, match="hand of seat 1"):
         defence_quick_tricks([hands[0], -1, hands[2]], leader=1)
+
+
+# --- sure trump tricks -----------------------------------------------------------------------
+
+
+def beaten_naive(held: list[int], beaters: list[int]) -> int:
+    """How many ``held`` cards the ``beaters`` can beat, each beater one held card of lower
+    rank: a largest matching found by augmenting paths (Kuhn's algorithm)."""
+    match: dict[int, int] = {}  # held card -> its beater
+
+    def augment(beater: int, seen: set[int]) -> bool:
+        for card in held:
+            if beater > card and card not in seen:
+                seen.add(card)
+                if card not in match or augment(match[card], seen):
+                    match[card] = beater
+                    return True
+        return False
+
+    return sum(augment(beater, set()) for beater in beaters)
+
+
+def test_sure_trump_tricks_on_every_trump_ownership() -> None:
+    """Every way the three seats can hold the eight trumps (♥, 3**8 = 6,561), each hand filled
+    to eight cards with side cards, every seat as the declarer."""
+    trump = 3
+    side = [card for card in range(N_CARDS) if card // 8 != trump]
+    for owners in product(range(3), repeat=8):
+        trumps = [[rank for rank in range(8) if owners[rank] == seat] for seat in range(3)]
+        hands, used = [], 0
+        for seat in range(3):
+            filler = side[used : used + 8 - len(trumps[seat])]
+            used += len(filler)
+            hands.append(
+                sum(1 << (8 * trump + rank) for rank in trumps[seat]) + sum(1 << c for c in filler)
+            )
+        for declarer in range(3):
+            defence = [rank for seat in range(3) if seat != declarer for rank in trumps[seat]]
+            expected = [
+                len(trumps[seat])
+                - beaten_naive(trumps[seat], defence if seat == declarer else trumps[declarer])
+                for seat in range(3)
+            ]
+            assert sure_trump_tricks(hands, trump=trump, declarer=declarer) == expected, (
+                owners,
+                declarer,
+            )
+
+
+@pytest.mark.parametrize("trump", [0, 1, 2, 3])
+def test_sure_trump_tricks_never_more_than_best_play(trump: int) -> None:
+    """On random endgames the declarer takes at least his count and the defence at least each
+    defender's; the counts beat the top trumps in a row on some of them (fixed seed)."""
+    rng = np.random.default_rng(4200 + trump)
+    beyond_top = 0
+    for leader in range(3):
+        for size, count in SIZES.items():
+            for _ in range(count):
+                hands = random_hands(rng, size)
+                clear_cache()
+                value = naive_value(hands, trump=trump, leader=leader)
+                mine, left, right = sure_trump_tricks(list(hands), trump=trump)
+                assert mine <= value and max(left, right) <= size - value, (hands, leader)
+                held = (hands[0] >> (8 * trump)) & 0xFF
+                present = ((hands[0] | hands[1] | hands[2]) >> (8 * trump)) & 0xFF
+                run = 0  # his top trumps in a row, the count before this bound
+                while present and held & (top := 1 << (present.bit_length() - 1)):
+                    present ^= top
+                    run += 1
+                beyond_top += mine > run
+    assert beyond_top > 0
+
+
+def test_sure_trump_tricks_rejects_no_trump_and_bad_seats() -> None:
+    hands = [parse_hand("♠7 8"), parse_hand("♠9 10"), parse_hand("♠J Q")]
+    with pytest.raises(ValueError, match="trump must be a suit"):
+        sure_trump_tricks(hands, trump=None)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="declarer must be a seat"):
+        sure_trump_tricks(hands, trump=0, declarer=5)

@@ -50,6 +50,7 @@ __all__ = [
     "solve",
     "solve_many",
     "some_game_many",
+    "sure_trump_tricks",
     "timed_solves",
 ]
 
@@ -531,6 +532,34 @@ def defence_quick_tricks(
     else:
         hand, partner = hr, hl
     return int(_search._defence_cashable(hand, partner, hd, hd | hl | hr, trump_code, 0))
+
+
+def sure_trump_tricks(hands: Sequence[int], *, trump: int, declarer: int = 0) -> list[int]:
+    """Sure trump tricks of each seat (0, 1, 2) in a trump contract (docs/design.md, "Contract
+    bounds"): each of a player's trumps falls in a trick of its own and is beaten only by a
+    higher trump in the same trick, and each higher trump beats at most one. The declarer's
+    can be beaten by either defender's; a defender's only by the declarer's, since his
+    partner's trick is the defence's too (his count is tricks for the defence). The solver
+    uses these as bounds.
+
+    >>> from prefstats.game.cards import parse_hand
+    >>> hands = [parse_hand("♠A 9 8 7"), parse_hand("♠K Q J 10"), parse_hand("♥7 8 9 10")]
+    >>> sure_trump_tricks(hands, trump=0)  # his ♠A wins; of the ♠K Q J 10 the ace beats one
+    [1, 3, 0]
+    """
+    masks = _check_hands(hands)
+    trump_code = _check_contract(trump, False)
+    if trump_code < 0:
+        raise ValueError("trump must be a suit 0..3, got None")
+    declarer = _check_seat("declarer", declarer)
+    hd = masks[declarer]
+    counts = []
+    for seat, hand in enumerate(masks):
+        if seat == declarer:
+            counts.append(_search._top_trumps(hd, masks[0] | masks[1] | masks[2], trump_code))
+        else:
+            counts.append(_search._trumps_over(hand, hd, trump_code))
+    return [int(count) for count in counts]
 
 
 def _from_declarer(masks: Sequence[int], declarer: int) -> tuple[int, int, int]:

@@ -42,6 +42,7 @@ from prefstats.solver._tables import (
     LENGTH_OFFSET,
     LOW_BIT,
     N_SUIT_CODES,
+    OUTRANKED,
     RUN_TOPS,
     SELECT,
     SQUEEZE,
@@ -553,23 +554,24 @@ def _cash_both(leader_hand: int, partner: int, declarer: int, present: int) -> i
 
 @njit(cache=True, nogil=True)
 def _top_trumps(hand: int, present: int, trump: int) -> int:
-    """Top trumps held in a row: each wins whatever trick it falls in."""
+    """The declarer's sure trump tricks: each of his trumps falls in its own trick and wins it
+    unless a defender's higher trump falls there too, and each of those beats one of his."""
     if trump < 0:
         return 0
-    return int(TOP_RUN[(_suit_of(present, trump) << SUIT_BITS) | _suit_of(hand, trump)])
+    held = _suit_of(hand, trump)
+    return int(BIT_COUNT[held]) - int(OUTRANKED[(_suit_of(present, trump) << SUIT_BITS) | held])
 
 
 @njit(cache=True, nogil=True)
 def _trumps_over(hand: int, declarer: int, trump: int) -> int:
-    """A defender's trumps above all the declarer's: each falls in a trick the defence wins
-    (only the other defender can play a higher trump to it)."""
+    """A defender's sure trump tricks: each of his trumps falls in its own trick, which the
+    defence wins unless the declarer's higher trump falls there too, each of those beating one
+    of his."""
     if trump < 0:
         return 0
     held = _suit_of(hand, trump)
-    theirs = _suit_of(declarer, trump)
-    if theirs == 0:
-        return int(BIT_COUNT[held])
-    return int(BIT_COUNT[held >> (HIGH_BIT[theirs] + 1)])
+    both = held | _suit_of(declarer, trump)
+    return int(BIT_COUNT[held]) - int(OUTRANKED[(both << SUIT_BITS) | held])
 
 
 @njit(cache=True, nogil=True)

@@ -27,6 +27,10 @@ play and ``holding`` a subset of it.
   Without that bit the declarer is safe in the suit.
 - ``SELECT``: indexed by ``(present << 3) | i``, the rank of the i-th lowest present card (-1 if
   there are not that many), turning a relative rank back into a card.
+- ``OUTRANKED``: how many cards of the holding the other present cards can beat, each beating
+  at most one (a largest matching of higher cards to lower held ones). In the trump suit, each
+  of a player's trumps falls in a trick of its own and is beaten only by a higher trump in the
+  same trick, so the holding's length minus this is his sure trump tricks.
 """
 
 from __future__ import annotations
@@ -126,6 +130,25 @@ def _select_table() -> np.ndarray:
 
 
 SELECT = _select_table()
+
+
+def _outranked_table() -> np.ndarray:
+    """How many of the holding's cards the other present cards can each beat once: a maximum
+    matching of higher cards to lower held ones (scan from the top, a free higher card taking
+    the next held one)."""
+    present, held = _pair_grid()
+    free = np.zeros_like(present)
+    matched = np.zeros_like(present)
+    for bit in reversed(range(SUIT_BITS)):
+        is_present = _bits(present, bit)
+        is_held = _bits(held, bit) & is_present
+        takes = is_held & (free > 0)
+        matched += takes
+        free += (is_present & (1 - is_held)) - takes
+    return matched.astype(np.uint8)
+
+
+OUTRANKED = _outranked_table()
 
 
 DECLARER_OWNER, LEFT, RIGHT = 0, 1, 2  # owner digits of a suit code
