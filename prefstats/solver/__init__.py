@@ -473,13 +473,10 @@ def misere_one_suit_catch(hands: Sequence[int], *, leader: int, declarer: int = 
     False
     """
     masks = _check_hands(hands)
-    declarer = _check_seat("declarer", declarer)
-    leader = _check_seat("leader", leader)
-    if leader == declarer:
-        raise ValueError(f"leader must be a defender, not the declarer's seat {declarer}")
+    declarer, kernel_leader = _check_defender_lead(declarer, leader)
     hd, hl, hr = _from_declarer(masks, declarer)
     suits = (1 << N_SUITS) - 1
-    return bool(_search._defence_catch(hd, hl, hr, (leader - declarer) % N_SEATS, suits))
+    return bool(_search._defence_catch(hd, hl, hr, kernel_leader, suits))
 
 
 def misere_safe(hands: Sequence[int], *, declarer: int = 0) -> bool:
@@ -522,15 +519,9 @@ def defence_quick_tricks(
     """
     masks = _check_hands(hands)
     trump_code = _check_contract(trump, False)
-    declarer = _check_seat("declarer", declarer)
-    leader = _check_seat("leader", leader)
-    if leader == declarer:
-        raise ValueError(f"leader must be a defender, not the declarer's seat {declarer}")
+    declarer, kernel_leader = _check_defender_lead(declarer, leader)
     hd, hl, hr = _from_declarer(masks, declarer)
-    if (leader - declarer) % N_SEATS == 1:
-        hand, partner = hl, hr
-    else:
-        hand, partner = hr, hl
+    hand, partner = (hl, hr) if kernel_leader == 1 else (hr, hl)
     return int(_search._defence_cashable(hand, partner, hd, hd | hl | hr, trump_code, 0))
 
 
@@ -553,13 +544,22 @@ def sure_trump_tricks(hands: Sequence[int], *, trump: int, declarer: int = 0) ->
         raise ValueError("trump must be a suit 0..3, got None")
     declarer = _check_seat("declarer", declarer)
     hd = masks[declarer]
-    counts = []
-    for seat, hand in enumerate(masks):
-        if seat == declarer:
-            counts.append(_search._top_trumps(hd, masks[0] | masks[1] | masks[2], trump_code))
-        else:
-            counts.append(_search._trumps_over(hand, hd, trump_code))
-    return [int(count) for count in counts]
+    present = masks[0] | masks[1] | masks[2]
+    return [
+        int(_search._declarer_sure_trumps(hd, present, trump_code))
+        if seat == declarer
+        else int(_search._defender_sure_trumps(hand, hd, trump_code))
+        for seat, hand in enumerate(masks)
+    ]
+
+
+def _check_defender_lead(declarer: int, leader: int) -> tuple[int, int]:
+    """(declarer, the leader as a kernel seat, 1 or 2), checked to be a defender's lead."""
+    declarer = _check_seat("declarer", declarer)
+    leader = _check_seat("leader", leader)
+    if leader == declarer:
+        raise ValueError(f"leader must be a defender, not the declarer's seat {declarer}")
+    return declarer, (leader - declarer) % N_SEATS
 
 
 def _from_declarer(masks: Sequence[int], declarer: int) -> tuple[int, int, int]:

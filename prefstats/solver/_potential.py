@@ -30,6 +30,7 @@ from prefstats.solver._search import (
     _contract_bounds,
     _count,
     _defence_cashable,
+    _defender_sure_trumps,
     _follow_order,
     _guess,
     _high_card,
@@ -46,7 +47,6 @@ from prefstats.solver._search import (
     _seat_hand,
     _suit_cards,
     _suit_of,
-    _trumps_over,
     _tt_bounds,
     _tt_store,
     _updated_codes,
@@ -230,11 +230,11 @@ N_FOLLOW_OPTIONS = 4  # keep all; drop the led suit; drop it and the trumps; dro
 
 @njit(cache=True, nogil=True)
 def _late_defence(hd: int, hl: int, hr: int, leader: int, trump: int, spare: int) -> int:
-    """Tricks the defence takes for sure in the late-discard game: a defender's trumps above
-    all the declarer's, what a defender on lead cashes at once (``_defence_cashable``), or the
-    trick a declarer on lead loses in a suit he cannot drop whose top card a defender holds."""
+    """Tricks the defence takes for sure in the late-discard game: a defender's sure trump
+    tricks, what a defender on lead cashes at once (``_defence_cashable``), or the trick a
+    declarer on lead loses in a suit he cannot drop whose top card a defender holds."""
     present = hd | hl | hr
-    defence = max(_trumps_over(hl, hd, trump), _trumps_over(hr, hd, trump))
+    defence = max(_defender_sure_trumps(hl, hd, trump), _defender_sure_trumps(hr, hd, trump))
     if leader == DECLARER:
         defence = max(defence, _outranked_suit(hd, present, spare))
     elif leader == 1:

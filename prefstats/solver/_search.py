@@ -19,11 +19,11 @@ Speed comes from: a transposition table probed at trick starts and keyed on rela
 holds each remaining card of each suit, played cards squeezed out, seats relative to the declarer,
 non-trump suits sorted), holding lower and upper bounds; trying one card per run of equivalent
 cards; move ordering per side and contract (and the leader's card that last decided the
-position, kept in the table); quick-trick and sure-loser bounds in contracts and "stuck" /
-"safe" / "caught by one suit" bounds in misère (docs/design.md, "Misère bounds"); plain minimax
-for the last two tricks. The discard questions and the dealt potential build on it in
-``_potential``. The table is 2 MB for random deals (it stays in cache) and 32 MB for many
-layouts of one hand, whose rows share positions (``solver._table_for``).
+position, kept in the table); sure-trick bounds in contracts (docs/design.md, "Contract
+bounds") and "stuck" / "safe" / "caught by one suit" bounds in misère (docs/design.md, "Misère
+bounds"); plain minimax for the last two tricks. The discard questions and the dealt potential
+build on it in ``_potential``. The table is 2 MB for random deals (it stays in cache) and 32 MB
+for many layouts of one hand, whose rows share positions (``solver._table_for``).
 """
 
 from __future__ import annotations
@@ -553,7 +553,7 @@ def _cash_both(leader_hand: int, partner: int, declarer: int, present: int) -> i
 
 
 @njit(cache=True, nogil=True)
-def _top_trumps(hand: int, present: int, trump: int) -> int:
+def _declarer_sure_trumps(hand: int, present: int, trump: int) -> int:
     """The declarer's sure trump tricks: each of his trumps falls in its own trick and wins it
     unless a defender's higher trump falls there too, and each of those beats one of his."""
     if trump < 0:
@@ -563,7 +563,7 @@ def _top_trumps(hand: int, present: int, trump: int) -> int:
 
 
 @njit(cache=True, nogil=True)
-def _trumps_over(hand: int, declarer: int, trump: int) -> int:
+def _defender_sure_trumps(hand: int, declarer: int, trump: int) -> int:
     """A defender's sure trump tricks: each of his trumps falls in its own trick, which the
     defence wins unless the declarer's higher trump falls there too, each of those beating one
     of his."""
@@ -594,8 +594,8 @@ def _contract_bounds(
 ) -> tuple[int, int]:
     """Lower and upper bounds on the declarer's tricks in a contract."""
     present = hd | hl | hr
-    lower = _top_trumps(hd, present, trump)
-    defence = max(_trumps_over(hl, hd, trump), _trumps_over(hr, hd, trump))
+    lower = _declarer_sure_trumps(hd, present, trump)
+    defence = max(_defender_sure_trumps(hl, hd, trump), _defender_sure_trumps(hr, hd, trump))
     if leader == DECLARER:
         lower = max(lower, _cashable(hd, hl, hr, present, trump, 0))
         defence = max(defence, _outranked_suit(hd, present, 0))
