@@ -398,6 +398,24 @@ def test_large_table_for_layouts_of_one_hand_gives_the_same_answers(trump, miser
     np.testing.assert_array_equal(made, whole <= target if misere else whole >= target)
 
 
+@pytest.mark.parametrize(("trump", "misere"), [(0, False), (None, False), (None, True)])
+def test_values_do_not_depend_on_what_the_tables_hold(trump, misere):
+    """The tables carry bounds, hints and killer moves from deal to deal. Those change only
+    the order of the search, so a deal's value is the same solved first, solved after others
+    in either order, or alone from empty tables."""
+    deals = random_deals(np.random.default_rng(31), 40, 10)
+    options = {"trump": trump, "misere": misere, "leader": 1}
+    clear_tables()
+    forward = solve_many(deals, **options)  # type: ignore[arg-type]
+    backward = solve_many(deals[::-1].copy(), **options)[::-1]  # type: ignore[arg-type]
+    alone = []
+    for row in deals:
+        clear_tables()
+        alone.append(solve([int(hand) for hand in row], **options))  # type: ignore[arg-type]
+    np.testing.assert_array_equal(forward, backward)
+    np.testing.assert_array_equal(forward, alone)
+
+
 def test_timed_solves_counts_nodes_with_one_table_for_all_rows() -> None:
     hands = random_deals(np.random.default_rng(21), 3, 10)
     twice = np.concatenate([hands, hands])

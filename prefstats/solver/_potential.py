@@ -35,6 +35,8 @@ from prefstats.solver._search import (
     _guess,
     _high_card,
     _is_max,
+    _killer_card,
+    _killer_slot,
     _lead_order,
     _legal,
     _low_card,
@@ -313,8 +315,8 @@ def _late_search(
     hd: int, hl: int, hr: int, leader: int, target: int, trump: int, key: int, tt: np.ndarray
 ) -> bool:
     """Can the declarer, holding spare cards, take ``target`` tricks in the late-discard game (a
-    contract)? ``_search``'s loops, with the declarer's follow options. "No" is exact; "yes"
-    may be too generous."""
+    contract)? ``_search``'s loops, with the declarer's follow options, the leader trying the
+    killer move first (sharing ``_search``'s). "No" is exact; "yes" may be too generous."""
     tt[_node_counter(tt)] += 1
     n_tricks = _count(hl)
     spare = _count(hd) - n_tricks
@@ -329,9 +331,11 @@ def _late_search(
     max3 = _is_max(seat3, 0)
     moves1 = _run_tops(_seat_hand(seat1, hd, hl, hr), present)
     first1, second1, dirs1 = _lead_order(seat1, moves1, hd, hl, hr, present, trump, 0)
+    killer = _killer_slot(tt, leader, n_tricks, target)
+    killer1 = _killer_card(tt[killer], _seat_hand(seat1, hd, hl, hr), moves1)
     answer1 = not max1
     for bucket1 in range(N_BUCKETS):
-        cards1 = _bucket(bucket1, 0, first1, second1, moves1)
+        cards1 = _bucket(bucket1, killer1, first1, second1, moves1)
         while cards1 and answer1 != max1:
             card1 = _pick(cards1, (dirs1 >> bucket1) & 1)
             cards1 ^= 1 << card1
@@ -385,6 +389,7 @@ def _late_search(
                             answer2 = answer3
             if answer2 == max1:
                 answer1 = answer2
+                tt[killer] = card1
     if key >= 0:
         if answer1:
             _tt_store(tt, key, n_tricks, target, n_tricks, NO_HINT)

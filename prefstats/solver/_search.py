@@ -18,12 +18,14 @@ winner leads next.
 Speed comes from: a transposition table probed at trick starts and keyed on relative ranks (who
 holds each remaining card of each suit, played cards squeezed out, seats relative to the declarer,
 non-trump suits sorted), holding lower and upper bounds; trying one card per run of equivalent
-cards; move ordering per side and contract (and the leader's card that last decided the
-position, kept in the table); sure-trick bounds in contracts (docs/design.md, "Contract
-bounds") and "stuck" / "safe" / "caught by one suit" bounds in misère (docs/design.md, "Misère
-bounds"); plain minimax for the last two tricks. The discard questions and the dealt potential
-build on it in ``_potential``. The table is 2 MB for random deals (it stays in cache) and 32 MB
-for many layouts of one hand, whose rows share positions (``solver._table_for``).
+cards; move ordering per side and contract, the leader trying first the card that last
+decided the position (kept in the table) or else the killer move, the card that last decided a
+search with the same leader, tricks left and target (docs/design.md, "Search order");
+sure-trick bounds in contracts (docs/design.md, "Contract bounds") and "stuck" / "safe" /
+"caught by one suit" bounds in misère (docs/design.md, "Misère bounds"); plain minimax for
+the last two tricks. The discard questions and the dealt potential build on it in
+``_potential``. The table is 2 MB for random deals (it stays in cache) and 32 MB for many
+layouts of one hand, whose rows share positions (``solver._table_for``).
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from numba import boolean, int8, int64, njit, uint32, void
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
 from prefstats.game.cards import N_SUITS, SUIT_MASK
-from prefstats.game.deal import N_SEATS
+from prefstats.game.deal import HAND_SIZE, N_SEATS
 from prefstats.solver._tables import (
     BIT_COUNT,
     DEFENCE_CATCH,
@@ -87,11 +89,20 @@ REST_HIGH = 1 << 3
 
 LAYOUT_TABLE_BITS = 20  # the larger table for many layouts of one hand (32 MB)
 
+# Killer moves: after the buckets, one word per (leader seat, tricks left, target) holds the
+# leader's card that last decided a search of that kind (TT_EMPTY if none). Tried first where
+# the table has no hint for the position: a card that settled one position often settles its
+# neighbours.
+KILLER_SIZES = HAND_SIZE + 1  # tricks left and targets both run 0..HAND_SIZE
+KILLER_WORDS = N_SEATS * KILLER_SIZES * KILLER_SIZES
+
 
 def new_table(bucket_bits: int = TT_BUCKET_BITS) -> np.ndarray:
-    """A fresh, empty transposition table of 2**bucket_bits buckets (2 MB by default), then
-    one word counting trick-start positions searched (``_node_counter``)."""
-    table = np.full((1 << bucket_bits) * TT_BUCKET_WORDS + 1, TT_EMPTY, dtype=np.int64)
+    """A fresh, empty transposition table of 2**bucket_bits buckets (2 MB by default), the
+    killer moves (``_killer_slot``), then one word counting trick-start positions searched
+    (``_node_counter``)."""
+    buckets = (1 << bucket_bits) * TT_BUCKET_WORDS
+    table = np.full(buckets + KILLER_WORDS + 1, TT_EMPTY, dtype=np.int64)
     table[-1] = 0
     return table
 
@@ -389,7 +400,7 @@ def _position_key(codes: tuple[int, int, int, int], leader: int, trump: int, mis
 @njit(cache=True, nogil=True)
 def _bucket_of(key: int, tt: np.ndarray) -> int:
     """First word of the key's bucket; the number of buckets is a power of two."""
-    buckets = (tt.shape[0] - 1) // TT_BUCKET_WORDS
+    buckets = (tt.shape[0] - KILLER_WORDS - 1) // TT_BUCKET_WORDS
     mixed = key * HASH_MULTIPLIER
     return ((mixed >> HASH_SHIFT) & (buckets - 1)) * TT_BUCKET_WORDS
 
@@ -454,6 +465,24 @@ def _hint_card(hint: int, moves: int, present: int) -> int:
         return 0
     above = moves & _suit_cards(suit) & ~((1 << (SUIT_BITS * suit + rank)) - 1)
     return _low_card_of(above)
+
+
+@njit(cache=True, nogil=True)
+def _killer_slot(tt: np.ndarray, leader: int, n_tricks: int, target: int) -> int:
+    """Index of the killer move of searches with this leader, tricks left and target (a search
+    has 1 <= target <= n_tricks: ``_probe`` answers the others)."""
+    return (
+        tt.shape[0] - KILLER_WORDS - 1 + (leader * KILLER_SIZES + n_tricks) * KILLER_SIZES + target
+    )
+
+
+@njit(cache=True, nogil=True)
+def _killer_card(killer: int, hand: int, moves: int) -> int:
+    """The move (as a one-card mask) of the leader's run holding the killer card, or 0 if
+    he does not hold it."""
+    if killer < 0 or not (hand >> killer) & 1:
+        return 0
+    return _low_card_of(moves & _suit_cards(killer >> SUIT_SHIFT) & ~((1 << killer) - 1))
 
 
 # --- bounds -----------------------------------------------------------------------------------
@@ -987,6 +1016,9 @@ def _search(
     moves1 = _run_tops(_seat_hand(seat1, hd, hl, hr), present)
     first1, second1, dirs1 = _lead_order(seat1, moves1, hd, hl, hr, present, trump, misere)
     hint1 = _hint_card(hint, moves1, present)
+    killer = _killer_slot(tt, leader, n_tricks, target)
+    if hint1 == 0:
+        hint1 = _killer_card(tt[killer], _seat_hand(seat1, hd, hl, hr), moves1)
     shed_first = _cards_of_suits(_unsafe_suits(hd, hl, hr)) if misere else 0
     decisive = NO_HINT
     answer1 = not max1
@@ -1043,6 +1075,7 @@ def _search(
             if answer2 == max1:
                 answer1 = answer2
                 decisive = _hint_of(card1, present)
+                tt[killer] = card1
     if key >= 0:
         if answer1:
             _tt_store(tt, key, n_tricks, target, n_tricks, decisive)
