@@ -329,10 +329,11 @@ def _late_search(
     max1 = _is_max(seat1, 0)
     max2 = _is_max(seat2, 0)
     max3 = _is_max(seat3, 0)
-    moves1 = _run_tops(_seat_hand(seat1, hd, hl, hr), present)
+    hand1 = _seat_hand(seat1, hd, hl, hr)
+    moves1 = _run_tops(hand1, present)
     first1, second1, dirs1 = _lead_order(seat1, moves1, hd, hl, hr, present, trump, 0)
     killer = _killer_slot(tt, leader, n_tricks, target)
-    killer1 = _killer_card(tt[killer], _seat_hand(seat1, hd, hl, hr), moves1)
+    killer1 = _killer_card(tt[killer], hand1, moves1)
     answer1 = not max1
     for bucket1 in range(N_BUCKETS):
         cards1 = _bucket(bucket1, killer1, first1, second1, moves1)

@@ -463,8 +463,14 @@ def _hint_card(hint: int, moves: int, present: int) -> int:
     rank = SELECT[(_suit_of(present, suit) << RANK_BITS) | (hint & ((1 << RANK_BITS) - 1))]
     if rank < 0:
         return 0
-    above = moves & _suit_cards(suit) & ~((1 << (SUIT_BITS * suit + rank)) - 1)
-    return _low_card_of(above)
+    return _run_move(SUIT_BITS * suit + rank, moves)
+
+
+@njit(cache=True, nogil=True)
+def _run_move(card: int, moves: int) -> int:
+    """The move (as a one-card mask) that stands for ``card``'s run of equivalent cards: the
+    lowest of ``moves`` (one card a run) at or above it in its suit."""
+    return _low_card_of(moves & _suit_cards(card >> SUIT_SHIFT) & ~((1 << card) - 1))
 
 
 @njit(cache=True, nogil=True)
@@ -482,7 +488,7 @@ def _killer_card(killer: int, hand: int, moves: int) -> int:
     he does not hold it."""
     if killer < 0 or not (hand >> killer) & 1:
         return 0
-    return _low_card_of(moves & _suit_cards(killer >> SUIT_SHIFT) & ~((1 << killer) - 1))
+    return _run_move(killer, moves)
 
 
 # --- bounds -----------------------------------------------------------------------------------
@@ -1013,12 +1019,13 @@ def _search(
     max1 = _is_max(seat1, misere)
     max2 = _is_max(seat2, misere)
     max3 = _is_max(seat3, misere)
-    moves1 = _run_tops(_seat_hand(seat1, hd, hl, hr), present)
+    hand1 = _seat_hand(seat1, hd, hl, hr)
+    moves1 = _run_tops(hand1, present)
     first1, second1, dirs1 = _lead_order(seat1, moves1, hd, hl, hr, present, trump, misere)
     hint1 = _hint_card(hint, moves1, present)
     killer = _killer_slot(tt, leader, n_tricks, target)
     if hint1 == 0:
-        hint1 = _killer_card(tt[killer], _seat_hand(seat1, hd, hl, hr), moves1)
+        hint1 = _killer_card(tt[killer], hand1, moves1)
     shed_first = _cards_of_suits(_unsafe_suits(hd, hl, hr)) if misere else 0
     decisive = NO_HINT
     answer1 = not max1
