@@ -66,6 +66,36 @@ def test_every_layout_of_a_suit_matches_the_naive_twin(length: int) -> None:
         assert caught > 0 and 0 < safe < len(layouts)  # both answers are seen
 
 
+def naive_safe_exit(spades: tuple[frozenset[int], ...]) -> bool:
+    """The declarer leads his lowest spade: do the defenders win the trick whatever they play,
+    and is he safe in spades afterwards whatever they played?"""
+    declarer, left, right = spades
+    if not declarer:
+        return False
+    low = min(declarer)
+    for a in sorted(left) or [None]:
+        for b in sorted(right) or [None]:
+            if max((c for c in (a, b) if c is not None), default=-1) < low:
+                return False  # he wins the trick
+            rest = (declarer - {low}, left - {a}, right - {b})
+            if declarer_caught(rest, declarer_leads_first=False, shed=True):
+                return False
+    return True
+
+
+@pytest.mark.parametrize("length", range(N_RANKS + 1))
+def test_every_layout_of_a_suit_gives_the_safe_exit_of_the_naive_twin(length: int) -> None:
+    """The declarer on lead is proved safe when spades, the only suit where he might not be
+    (his filler clubs are safe, but give no exit), have a safe exit."""
+    exits = 0
+    for spades in suit_layouts(length):
+        expected = naive_safe_exit(spades)
+        assert misere_safe(filled_hands(spades), on_lead=True) == expected, spades
+        exits += expected
+    if length >= 2:
+        assert exits > 0
+
+
 @pytest.mark.parametrize("length", range(1, N_RANKS + 1))
 def test_dropping_the_top_card_keeps_a_safe_declarer_safe(length: int) -> None:
     """The safe bound's proof needs this: a declarer who cannot follow drops his top card of

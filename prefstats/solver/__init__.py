@@ -476,25 +476,38 @@ def misere_one_suit_catch(hands: Sequence[int], *, leader: int, declarer: int = 
     declarer, kernel_leader = _check_defender_lead(declarer, leader)
     hd, hl, hr = _from_declarer(masks, declarer)
     suits = (1 << N_SUITS) - 1
-    return bool(_search._defence_catch(hd, hl, hr, kernel_leader, suits))
+    codes = _search._all_codes(hd, hl, hr)
+    leader_hand = _search._seat_hand(kernel_leader, hd, hl, hr)
+    return bool(_search._defence_catch(leader_hand, kernel_leader, suits, codes))
 
 
-def misere_safe(hands: Sequence[int], *, declarer: int = 0) -> bool:
+def misere_safe(hands: Sequence[int], *, declarer: int = 0, on_lead: bool = False) -> bool:
     """Misère: is the declarer safe in every suit he holds, against a defence that leads any
     suit from either hand and throws cards away whenever it likes (docs/design.md, "Misère
     bounds")? No real defence can do more, so ``True`` proves that with a defender on lead he
     takes no trick, and the solver uses it so.
+
+    With ``on_lead`` the declarer is on lead: ``True`` if he is safe in every suit but one,
+    where he has a safe exit (his lowest card, which a defender must overtake, after which he
+    is safe in the suit whatever the defenders play to it), which proves he takes no trick.
 
     >>> from prefstats.game.cards import parse_hand
     >>> misere_safe([parse_hand("♠7 10"), parse_hand("♠8 ♥A"), parse_hand("♠9 ♥K")])
     True
     >>> misere_safe([parse_hand("♠8 10"), parse_hand("♠7 ♥A"), parse_hand("♠9 ♥K")])  # no proof
     False
+    >>> misere_safe([parse_hand("♠7 8"), parse_hand("♠9 10"), parse_hand("♥A K")], on_lead=True)
+    True
+    >>> misere_safe([parse_hand("♠7 10"), parse_hand("♠8 J"), parse_hand("♠9 Q")], on_lead=True)
+    False
     """
     masks = _check_hands(hands)
     declarer = _check_seat("declarer", declarer)
     hd, hl, hr = _from_declarer(masks, declarer)
-    return _search._unsafe_suits(hd, hl, hr) == 0
+    codes = _search._all_codes(hd, hl, hr)
+    if on_lead:
+        return _search._safe_on_lead(hd, codes)
+    return _search._unsafe_suits(hd, codes) == 0
 
 
 def defence_quick_tricks(

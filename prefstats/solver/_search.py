@@ -39,6 +39,7 @@ from prefstats.game.deal import HAND_SIZE, N_SEATS
 from prefstats.solver._tables import (
     BIT_COUNT,
     DEFENCE_CATCH,
+    EXIT,
     FREE,
     HIGH_BIT,
     LENGTH_OFFSET,
@@ -363,6 +364,12 @@ NO_CODES = (0, 0, 0, 0)
 
 
 @njit(cache=True, nogil=True)
+def _all_codes(hd: int, hl: int, hr: int) -> tuple[int, int, int, int]:
+    """Every suit's ownership code (``_suit_code``)."""
+    return _updated_codes(NO_CODES, ALL_SUITS, hl, hr, hd | hl | hr)
+
+
+@njit(cache=True, nogil=True)
 def _position_key(codes: tuple[int, int, int, int], leader: int, trump: int, misere: int) -> int:
     """A position's exact key: contract kind, leader and the suits' ownership codes.
 
@@ -642,8 +649,11 @@ def _contract_bounds(
 
 
 @njit(cache=True, nogil=True)
-def _misere_bounds(hd: int, hl: int, hr: int, leader: int, n_tricks: int) -> tuple[int, int]:
-    """Bounds on the declarer's tricks in misère, from states that last to the end.
+def _misere_bounds(
+    hd: int, hl: int, hr: int, leader: int, n_tricks: int, codes: tuple[int, int, int, int]
+) -> tuple[int, int]:
+    """Bounds on the declarer's tricks in misère, from states that last to the end; ``codes``
+    are the suits' ownership codes (``_suit_code``).
 
     Stuck: every card of the declarer's is above all the defenders' cards of its suit. Then he
     wins every trick he follows suit to, and on lead he wins and leads again: he takes every
@@ -652,13 +662,13 @@ def _misere_bounds(hd: int, hl: int, hr: int, leader: int, n_tricks: int) -> tup
     its cards away at will (``_unsafe_suits``). Then he never wins a trick and never leads: he
     takes none (dropping his top card of a suit when he cannot follow keeps him safe in it). On
     lead he is safe too if he can lead his lowest card of a suit where a defender must overtake
-    it, and stays safe once that trick is gone (``_safe_exit``).
+    it, and stays safe once that trick is gone (``DEFENCE_CATCH``'s ``EXIT`` bit).
     Caught: a defender on lead takes him at least one trick by leading one suit
     (``_defence_catch``).
     """
     defence = hl | hr
     stuck = True
-    unsafe_suits = _unsafe_suits(hd, hl, hr)
+    unsafe_suits = _unsafe_suits(hd, codes)
     leader_hand = _seat_hand(leader, hd, hl, hr)
     can_force = False
     for suit in range(N_SUITS):
@@ -674,72 +684,60 @@ def _misere_bounds(hd: int, hl: int, hr: int, leader: int, n_tricks: int) -> tup
             return 0, 0
         if stuck and can_force:
             return n_tricks, n_tricks
-        return (1 if _defence_catch(hd, hl, hr, leader, unsafe_suits) else 0), n_tricks
+        return (1 if _defence_catch(leader_hand, leader, unsafe_suits, codes) else 0), n_tricks
     if stuck:
         return n_tricks, n_tricks
-    for suit in range(N_SUITS):
-        if unsafe_suits & ~(1 << suit):
-            continue
-        if _safe_exit(hd, hl, hr, suit):
-            return 0, 0
+    if _has_safe_exit(unsafe_suits, codes):
+        return 0, 0
     return 0, n_tricks
 
 
 @njit(cache=True, nogil=True)
-def _unsafe_suits(hd: int, hl: int, hr: int) -> int:
-    """The suits (a bit each) where the declarer is not safe in misère: he holds cards, and a
-    defence leading the suit from either hand and throwing its cards away at will could catch
-    him in it (``DEFENCE_CATCH``'s ``FREE`` bit)."""
-    present = hd | hl | hr
-    unsafe = 0
+def _has_safe_exit(unsafe_suits: int, codes: tuple[int, int, int, int]) -> bool:
+    """Misère, the declarer on lead and safe in every suit but ``unsafe_suits``: has he a safe
+    exit (``DEFENCE_CATCH``'s ``EXIT`` bit) in the one suit, if any, where he is not safe? Then
+    he takes no trick."""
     for suit in range(N_SUITS):
-        if _suit_of(hd, suit) and DEFENCE_CATCH[_suit_code(hl, hr, present, suit)] >> FREE & 1:
-            unsafe |= 1 << suit
-    return unsafe
-
-
-@njit(cache=True, nogil=True)
-def _defence_catch(hd: int, hl: int, hr: int, leader: int, suits: int) -> bool:
-    """Misère, a defender on lead: does one of ``suits`` (a bit each) catch the declarer, the
-    defence leading it again and again, each trick's winner leading next (``DEFENCE_CATCH``)?
-    Whatever the other suits hold, everyone must follow while he can, so the trick goes as in
-    the one-suit game."""
-    present = hd | hl | hr
-    leader_hand = _seat_hand(leader, hd, hl, hr)
-    for suit in range(N_SUITS):
-        if not ((suits >> suit) & 1 and _suit_of(leader_hand, suit)):
+        if unsafe_suits & ~(1 << suit):
             continue
-        if DEFENCE_CATCH[_suit_code(hl, hr, present, suit)] & (1 << leader):
+        if DEFENCE_CATCH[codes[suit]] >> EXIT & 1:
             return True
     return False
 
 
 @njit(cache=True, nogil=True)
-def _safe_exit(hd: int, hl: int, hr: int, suit: int) -> bool:
-    """Can the declarer lead his lowest card of this suit, lose the trick for sure, and stay
-    safe in the suit (``_unsafe_suits``) whatever the defenders play to it?"""
-    held = _suit_of(hd, suit)
-    if held == 0:
-        return False
-    low = LOW_BIT[held]
-    left = _suit_of(hl, suit)
-    right = _suit_of(hr, suit)
-    if not ((left and LOW_BIT[left] > low) or (right and LOW_BIT[right] > low)):
-        return False
-    base = SUIT_BITS * suit
-    hd_after = hd & ~(1 << (base + low))
-    for a in range(-1, SUIT_BITS):
-        if (a < 0 and left) or (a >= 0 and not (left >> a) & 1):
+def _safe_on_lead(hd: int, codes: tuple[int, int, int, int]) -> bool:
+    """Misère, the declarer on lead: is he safe in every suit but one, where he has a safe
+    exit?"""
+    return _has_safe_exit(_unsafe_suits(hd, codes), codes)
+
+
+@njit(cache=True, nogil=True)
+def _unsafe_suits(hd: int, codes: tuple[int, int, int, int]) -> int:
+    """The suits (a bit each) where the declarer is not safe in misère: he holds cards, and a
+    defence leading the suit from either hand and throwing its cards away at will could catch
+    him in it (``DEFENCE_CATCH``'s ``FREE`` bit of the suit's code in ``codes``)."""
+    unsafe = 0
+    for suit in range(N_SUITS):
+        if _suit_of(hd, suit) and DEFENCE_CATCH[codes[suit]] >> FREE & 1:
+            unsafe |= 1 << suit
+    return unsafe
+
+
+@njit(cache=True, nogil=True)
+def _defence_catch(
+    leader_hand: int, leader: int, suits: int, codes: tuple[int, int, int, int]
+) -> bool:
+    """Misère, a defender on lead: does one of ``suits`` (a bit each) catch the declarer, the
+    defence leading it again and again, each trick's winner leading next (``DEFENCE_CATCH``)?
+    Whatever the other suits hold, everyone must follow while he can, so the trick goes as in
+    the one-suit game."""
+    for suit in range(N_SUITS):
+        if not ((suits >> suit) & 1 and _suit_of(leader_hand, suit)):
             continue
-        hl_after = hl & ~(1 << (base + a)) if a >= 0 else hl
-        for b in range(-1, SUIT_BITS):
-            if (b < 0 and right) or (b >= 0 and not (right >> b) & 1):
-                continue
-            hr_after = hr & ~(1 << (base + b)) if b >= 0 else hr
-            present = hd_after | hl_after | hr_after
-            if DEFENCE_CATCH[_suit_code(hl_after, hr_after, present, suit)] >> FREE & 1:
-                return False
-    return True
+        if DEFENCE_CATCH[codes[suit]] & (1 << leader):
+            return True
+    return False
 
 
 # --- move ordering ----------------------------------------------------------------------------
@@ -965,7 +963,8 @@ def _probe(
         reached = _two_tricks_reach(hd, hl, hr, leader, target, trump, misere)
         return (1 if reached else 0), -1, NO_HINT
     if misere:
-        lower, upper = _misere_bounds(hd, hl, hr, leader, n_tricks)
+        codes = _updated_codes(codes, touched, hl, hr, hd | hl | hr)
+        lower, upper = _misere_bounds(hd, hl, hr, leader, n_tricks, codes)
     else:
         lower, upper = _contract_bounds(hd, hl, hr, leader, trump, n_tricks)
     if lower >= target:
@@ -974,7 +973,8 @@ def _probe(
         return 0, -1, NO_HINT
     if n_tricks < TT_MIN_TRICKS:
         return UNDECIDED, -1, NO_HINT
-    codes = _updated_codes(codes, touched, hl, hr, hd | hl | hr)
+    if not misere:
+        codes = _updated_codes(codes, touched, hl, hr, hd | hl | hr)
     key = _position_key(codes, leader, trump, misere)
     lower, upper, hint = _tt_bounds(tt, key, n_tricks)
     if lower >= target:
@@ -1010,7 +1010,7 @@ def _search(
     """
     tt[_node_counter(tt)] += 1
     present = hd | hl | hr
-    codes = _updated_codes(NO_CODES, ALL_SUITS, hl, hr, present)
+    codes = _all_codes(hd, hl, hr)
     seat1 = leader
     seat2 = (leader + 1) % N_SEATS
     seat3 = (leader + 2) % N_SEATS
@@ -1026,7 +1026,7 @@ def _search(
     killer = _killer_slot(tt, leader, n_tricks, target)
     if hint1 == 0:
         hint1 = _killer_card(tt[killer], hand1, moves1)
-    shed_first = _cards_of_suits(_unsafe_suits(hd, hl, hr)) if misere else 0
+    shed_first = _cards_of_suits(_unsafe_suits(hd, codes)) if misere else 0
     decisive = NO_HINT
     answer1 = not max1
     for bucket1 in range(N_BUCKETS):

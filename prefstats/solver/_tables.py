@@ -1,5 +1,5 @@
 """Per-suit lookup tables for the solver kernels, built once at import with numpy (and, for
-``DEFENCE_CATCH``, a small numba kernel: 5-8 ms here).
+``DEFENCE_CATCH``, a small numba kernel: 6-9 ms here).
 
 The kernels in ``_search`` read these as global constants, frozen into their compiled (and
 cached) code: after changing a table, delete numba's cache files (``*.nbi``, ``*.nbc`` in
@@ -24,7 +24,9 @@ play and ``holding`` a subset of it.
   ``leader``, on lead, makes the declarer win a trick by leading this suit only, each trick's
   winner leading it again; bit ``1 << FREE`` if the defence could make him win one leading the
   suit from either hand at will and throwing its cards away at will (``_fill_defence_catch``).
-  Without that bit the declarer is safe in the suit.
+  Without that bit the declarer is safe in the suit. Bit ``1 << EXIT`` if the declarer, on
+  lead, has a safe exit in the suit: his lowest card, which a defender must overtake, after
+  which he stays safe in it (without the ``FREE`` bit) whatever the defenders play to it.
 - ``SELECT``: indexed by ``(present << 3) | i``, the rank of the i-th lowest present card (-1 if
   there are not that many), turning a relative rank back into a card.
 - ``OUTRANKED``: how many cards of the holding the other present cards can beat, each beating
@@ -154,6 +156,7 @@ OUTRANKED = _outranked_table()
 DECLARER_OWNER, LEFT, RIGHT = 0, 1, 2  # owner digits of a suit code
 NOBODY = -1  # a defender out of the suit plays another suit's card, which cannot win
 FREE = 0  # the bit of DEFENCE_CATCH for the defence leading and throwing cards at will
+EXIT = 3  # the bit of DEFENCE_CATCH for the declarer's safe exit (after LEFT = 1 and RIGHT = 2)
 
 
 @njit(cache=True)
@@ -289,6 +292,35 @@ def _free_catches(owners: np.ndarray, length: int, table: np.ndarray) -> bool:
 
 
 @njit(cache=True)
+def _safe_exit(owners: np.ndarray, length: int, table: np.ndarray) -> bool:
+    """Misère, the declarer on lead: can he lead his lowest card of the suit, lose the trick
+    for sure (a defender holds only higher cards and must overtake), and stay safe in the suit
+    (``_free_catches`` says no) whatever the defenders play to it?"""
+    low = 0
+    while low < length and owners[low] != DECLARER_OWNER:
+        low += 1
+    if low == length:
+        return False
+    must_overtake = False
+    for seat in (LEFT, RIGHT):
+        below = False
+        for at in range(low):
+            below |= owners[at] == seat
+        must_overtake |= _holds(owners, length, seat) and not below
+    if not must_overtake:
+        return False
+    for left in range(NOBODY, length):
+        if not _option(owners, length, left, LEFT):
+            continue
+        for right in range(NOBODY, length):
+            if not _option(owners, length, right, RIGHT):
+                continue
+            if (table[_code_without(owners, length, low, left, right)] >> FREE) & 1:
+                return False
+    return True
+
+
+@njit(cache=True)
 def _fill_defence_catch(table: np.ndarray) -> None:
     """``DEFENCE_CATCH`` for every suit code, shortest suits first (a trick leaves fewer cards).
     Code ``LENGTH_OFFSET[length] + index``: the i-th lowest card's owner is digit i of index."""
@@ -305,6 +337,8 @@ def _fill_defence_catch(table: np.ndarray) -> None:
                     table[code] |= 1 << leader
             if _free_catches(owners, length, table):
                 table[code] |= 1 << FREE
+            if _safe_exit(owners, length, table):
+                table[code] |= 1 << EXIT
             code += 1
 
 
