@@ -31,7 +31,7 @@ layouts of one hand, whose rows share positions (``solver._table_for``).
 from __future__ import annotations
 
 import numpy as np
-from numba import boolean, int8, int64, njit, uint32, void
+from numba import boolean, int8, int64, njit, types, uint32, void
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
 from prefstats.game.cards import N_SUITS, SUIT_MASK
@@ -359,6 +359,7 @@ def _updated_codes(
     return c0, c1, c2, c3
 
 
+CODES = types.UniTuple(int64, N_SUITS)  # numba's type of the four suit codes
 ALL_SUITS = (1 << N_SUITS) - 1  # a ``touched`` mask forcing every suit code to be computed
 NO_CODES = (0, 0, 0, 0)
 
@@ -946,46 +947,49 @@ def _probe(
     codes: tuple[int, int, int, int],
     touched: int,
     tt: np.ndarray,
-) -> tuple[int, int, int]:
-    """Answer a null-window question without search if possible: (1, 0 or UNDECIDED; key; hint).
+) -> tuple[int, int, int, tuple[int, int, int, int]]:
+    """Answer a null-window question without search if possible: (1, 0 or UNDECIDED; key; hint;
+    the suit codes, which ``_search`` goes on from).
 
     ``n_tricks`` is the number of cards in each hand; ``codes`` the suit codes before the last
     trick, which changed the suits in ``touched``. The key is -1 for positions too small to
     store.
     """
     if target <= 0:
-        return 1, -1, NO_HINT
+        return 1, -1, NO_HINT, codes
     if target > n_tricks:
-        return 0, -1, NO_HINT
+        return 0, -1, NO_HINT, codes
     if n_tricks == 1:
-        return (1 if _last_trick(hd, hl, hr, leader, trump) >= target else 0), -1, NO_HINT
+        return (1 if _last_trick(hd, hl, hr, leader, trump) >= target else 0), -1, NO_HINT, codes
     if n_tricks == 2:
         reached = _two_tricks_reach(hd, hl, hr, leader, target, trump, misere)
-        return (1 if reached else 0), -1, NO_HINT
+        return (1 if reached else 0), -1, NO_HINT, codes
     if misere:
         codes = _updated_codes(codes, touched, hl, hr, hd | hl | hr)
         lower, upper = _misere_bounds(hd, hl, hr, leader, n_tricks, codes)
     else:
         lower, upper = _contract_bounds(hd, hl, hr, leader, trump, n_tricks)
     if lower >= target:
-        return 1, -1, NO_HINT
+        return 1, -1, NO_HINT, codes
     if upper < target:
-        return 0, -1, NO_HINT
+        return 0, -1, NO_HINT, codes
     if n_tricks < TT_MIN_TRICKS:
-        return UNDECIDED, -1, NO_HINT
+        return UNDECIDED, -1, NO_HINT, codes
     if not misere:
         codes = _updated_codes(codes, touched, hl, hr, hd | hl | hr)
     key = _position_key(codes, leader, trump, misere)
     lower, upper, hint = _tt_bounds(tt, key, n_tricks)
     if lower >= target:
-        return 1, key, hint
+        return 1, key, hint, codes
     if upper < target:
-        return 0, key, hint
-    return UNDECIDED, key, hint
+        return 0, key, hint, codes
+    return UNDECIDED, key, hint, codes
 
 
 @njit(
-    boolean(int64, int64, int64, int64, int64, int64, int64, int64, int64, int64, int64[::1]),
+    boolean(
+        int64, int64, int64, int64, int64, int64, int64, int64, int64, int64, CODES, int64[::1]
+    ),
     cache=True,
     nogil=True,
 )
@@ -1000,9 +1004,11 @@ def _search(
     n_tricks: int,
     key: int,
     hint: int,
+    codes: tuple[int, int, int, int],
     tt: np.ndarray,
 ) -> bool:
-    """Null-window search of a trick start that ``_probe`` left undecided.
+    """Null-window search of a trick start that ``_probe`` left undecided (with its ``key``,
+    ``hint`` and suit ``codes``).
 
     Plays every distinct card of the trick; each seat wants the answer True if it maximises,
     False otherwise, and stops at the first card giving it. Each next trick start is probed
@@ -1010,7 +1016,6 @@ def _search(
     """
     tt[_node_counter(tt)] += 1
     present = hd | hl | hr
-    codes = _all_codes(hd, hl, hr)
     seat1 = leader
     seat2 = (leader + 1) % N_SEATS
     seat3 = (leader + 2) % N_SEATS
@@ -1066,7 +1071,7 @@ def _search(
                                 | (1 << (card2 >> SUIT_SHIFT))
                                 | (1 << (card3 >> SUIT_SHIFT))
                             )
-                            decided, next_key, next_hint = _probe(
+                            decided, next_key, next_hint, next_codes = _probe(
                                 hd & kept, hl & kept, hr & kept, last, next_target, trump, misere,
                                 n_tricks - 1, codes, touched, tt,
                             )  # fmt: skip
@@ -1075,7 +1080,7 @@ def _search(
                             else:
                                 answer3 = _search(
                                     hd & kept, hl & kept, hr & kept, last, next_target, trump,
-                                    misere, n_tricks - 1, next_key, next_hint, tt,
+                                    misere, n_tricks - 1, next_key, next_hint, next_codes, tt,
                                 )  # fmt: skip
                     if answer3 == max2:
                         answer2 = answer3
@@ -1108,12 +1113,12 @@ def _reaches(
 ) -> bool:
     """Null-window test at a trick start: does the declarer take >= ``target`` more tricks?"""
     n_tricks = _count(hd)
-    decided, key, hint = _probe(
+    decided, key, hint, codes = _probe(
         hd, hl, hr, leader, target, trump, misere, n_tricks, NO_CODES, ALL_SUITS, tt
     )
     if decided != UNDECIDED:
         return decided == 1
-    return _search(hd, hl, hr, leader, target, trump, misere, n_tricks, key, hint, tt)
+    return _search(hd, hl, hr, leader, target, trump, misere, n_tricks, key, hint, codes, tt)
 
 
 # --- drivers ----------------------------------------------------------------------------------
