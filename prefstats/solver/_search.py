@@ -934,7 +934,7 @@ def _bucket(index: int, hint: int, first: int, second: int, moves: int) -> int:
 UNDECIDED = -1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _probe(
     hd: int,
     hl: int,
