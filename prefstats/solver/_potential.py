@@ -27,8 +27,8 @@ from prefstats.solver._search import (
     UNDECIDED,
     _beats,
     _bucket,
-    _contract_bounds,
     _count,
+    _declarer_sure_tricks,
     _defence_cashable,
     _defender_sure_trumps,
     _follow_order,
@@ -270,7 +270,7 @@ def _options_of(seat: int) -> int:
     return N_FOLLOW_OPTIONS if seat == DECLARER else 1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _late_probe(
     hd: int, hl: int, hr: int, leader: int, target: int, trump: int, tt: np.ndarray
 ) -> tuple[int, int]:
@@ -283,7 +283,7 @@ def _late_probe(
         return 0, -1
     if n_tricks - _late_defence(hd, hl, hr, leader, trump, _count(hd) - n_tricks) < target:
         return 0, -1
-    if _contract_bounds(hd, hl, hr, leader, trump, n_tricks)[0] >= target:
+    if _declarer_sure_tricks(hd, hl, hr, leader, trump) >= target:
         return 1, -1  # the declarer's quick tricks: may be generous here, which is safe
     present = hd | hl | hr
     key = _position_key(_updated_codes(NO_CODES, ALL_SUITS, hl, hr, present), leader, trump, 0)
@@ -295,7 +295,7 @@ def _late_probe(
     return UNDECIDED, key
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _late_next(
     hd: int, hl: int, hr: int, leader: int, target: int, trump: int, tt: np.ndarray
 ) -> tuple[int, int]:

@@ -632,15 +632,25 @@ def _outranked_suit(hd: int, present: int, spare: int) -> int:
 
 
 @njit(cache=True, nogil=True)
+def _declarer_sure_tricks(hd: int, hl: int, hr: int, leader: int, trump: int) -> int:
+    """The lower bound of ``_contract_bounds``: the declarer's sure trump tricks, or on lead
+    the tricks he cashes at once."""
+    present = hd | hl | hr
+    lower = _declarer_sure_trumps(hd, present, trump)
+    if leader == DECLARER:
+        lower = max(lower, _cashable(hd, hl, hr, present, trump, 0))
+    return lower
+
+
+@njit(cache=True, nogil=True)
 def _contract_bounds(
     hd: int, hl: int, hr: int, leader: int, trump: int, n_tricks: int
 ) -> tuple[int, int]:
     """Lower and upper bounds on the declarer's tricks in a contract."""
     present = hd | hl | hr
-    lower = _declarer_sure_trumps(hd, present, trump)
+    lower = _declarer_sure_tricks(hd, hl, hr, leader, trump)
     defence = max(_defender_sure_trumps(hl, hd, trump), _defender_sure_trumps(hr, hd, trump))
     if leader == DECLARER:
-        lower = max(lower, _cashable(hd, hl, hr, present, trump, 0))
         defence = max(defence, _outranked_suit(hd, present, 0))
     elif leader == 1:
         defence = max(defence, _defence_cashable(hl, hr, hd, present, trump, 0))
