@@ -754,7 +754,7 @@ def _defence_catch(
 # --- move ordering ----------------------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _lead_order(
     seat: int, moves: int, hd: int, hl: int, hr: int, present: int, trump: int, misere: int
 ) -> tuple[int, int, int]:
@@ -836,7 +836,7 @@ def _follow_moves(hand: int, led: int, present: int, trump: int) -> int:
     return _run_tops(_legal(hand, led, trump), present)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _follow_order(
     seat: int,
     moves: int,
