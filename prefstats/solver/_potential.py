@@ -16,15 +16,14 @@ from prefstats.game.cards import N_SUITS
 from prefstats.game.deal import N_SEATS
 from prefstats.game.rules import MIN_LEVEL
 from prefstats.solver._search import (
-    ALL_SUITS,
     DECLARER,
     N_BUCKETS,
-    NO_CODES,
     NO_HINT,
     NO_TRUMP,
     RANK_MASK,
     SUIT_SHIFT,
     UNDECIDED,
+    _all_codes,
     _beats,
     _bucket,
     _count,
@@ -51,7 +50,6 @@ from prefstats.solver._search import (
     _suit_of,
     _tt_bounds,
     _tt_store,
-    _updated_codes,
     exact_value,
 )
 from prefstats.solver._tables import BIT_COUNT, SUIT_BITS, TOP_RUN
@@ -285,8 +283,7 @@ def _late_probe(
         return 0, -1
     if _declarer_sure_tricks(hd, hl, hr, leader, trump) >= target:
         return 1, -1  # the declarer's quick tricks: may be generous here, which is safe
-    present = hd | hl | hr
-    key = _position_key(_updated_codes(NO_CODES, ALL_SUITS, hl, hr, present), leader, trump, 0)
+    key = _position_key(_all_codes(hd, hl, hr), leader, trump, 0)
     lower, upper, _ = _tt_bounds(tt, key, n_tricks)
     if lower >= target:
         return 1, key

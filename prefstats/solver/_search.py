@@ -959,7 +959,8 @@ def _probe(
     tt: np.ndarray,
 ) -> tuple[int, int, int, tuple[int, int, int, int]]:
     """Answer a null-window question without search if possible: (1, 0 or UNDECIDED; key; hint;
-    the suit codes, which ``_search`` goes on from).
+    the suit codes, which ``_search`` goes on from: up to date whenever the answer is
+    UNDECIDED, possibly stale otherwise).
 
     ``n_tricks`` is the number of cards in each hand; ``codes`` the suit codes before the last
     trick, which changed the suits in ``touched``. The key is -1 for positions too small to
