@@ -197,3 +197,15 @@ def test_every_command_reads_a_hand_the_same_way(cards, notation, separator):
     others = [sum(1 << c for c in rest[:10]), sum(1 << c for c in rest[10:20])]
     hands = parse_hands(" | ".join([text, *(format_hand(h, style="ru") for h in others)]))
     assert hands == [mask, *others]  # what `solve` reads
+
+
+def test_bench_prints_the_machine_load_before_and_after(capsys, monkeypatch):
+    loads = iter([(0.5, 0.25, 1.0), (1.75, 0.5, 1.0)])
+    monkeypatch.setattr("os.getloadavg", lambda: next(loads))
+    monkeypatch.setattr("os.cpu_count", lambda: 2)
+    assert main(["bench", "deal"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("machine before: ") and lines[-1].startswith("machine after: ")
+    assert lines[0].endswith(", 2 cores, load average 0.50 / 0.25 / 1.00 (1 / 5 / 15 min)")
+    assert lines[-1].endswith(", 2 cores, load average 1.75 / 0.50 / 1.00 (1 / 5 / 15 min)")
+    assert lines[1] == "deal_many(1,000,000) on one core, 5 runs"

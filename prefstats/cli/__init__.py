@@ -9,8 +9,10 @@ folder) is one line on standard error and exit code 2, never a traceback (docs/d
 from __future__ import annotations
 
 import argparse
+import datetime
 import importlib
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import NoReturn
@@ -32,9 +34,23 @@ BENCHMARKS = {
 USER_ERRORS = (ValueError, OSError, json.JSONDecodeError, pa.ArrowException)
 
 
+def machine_line(when: str) -> str:
+    """The machine a benchmark ran on, in one line: ``when`` (before or after), the time in
+    UTC, the cores and the load average over the last 1, 5 and 15 minutes (docs/design.md,
+    "Benchmarks")."""
+    one, five, fifteen = os.getloadavg()
+    now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    return (
+        f"machine {when}: {now}, {os.cpu_count()} cores, load average "
+        f"{one:.2f} / {five:.2f} / {fifteen:.2f} (1 / 5 / 15 min)"
+    )
+
+
 def cmd_bench(args: argparse.Namespace) -> None:
-    """Run one benchmark and print its figures."""
+    """Run one benchmark and print its figures, between the machine's load before and after."""
+    print(machine_line("before"), flush=True)
     importlib.import_module(BENCHMARKS[args.name]).main()
+    print(machine_line("after"))
 
 
 class Parser(argparse.ArgumentParser):
