@@ -428,3 +428,37 @@ def test_timed_solves_counts_nodes_with_one_table_for_all_rows() -> None:
         timed_solves(hands, trump=np.array([0, 1, 2]), misere=True)
     with pytest.raises(ValueError, match="one suit per row"):
         timed_solves(hands, trump=np.array([0, 1]))
+
+
+def test_a_trump_contract_without_trumps_shares_the_no_trump_positions() -> None:
+    """Nobody holds a trump: the contract plays as no trump, and its positions take the
+    no-trump keys, so the same deals in another empty trump suit search nothing more."""
+    rng = np.random.default_rng(41)
+    spades_and_hearts = [card for card in range(N_CARDS) if card // SUIT_BITS in (0, 3)]
+    hands = np.array(
+        [deal_from(list(rng.permutation(spades_and_hearts)[:15]), 5) for _ in range(6)],
+        dtype=np.uint32,
+    )
+    _, nodes = timed_solves(np.concatenate([hands, hands]), trump=np.array([1] * 6 + [2] * 6))
+    assert (nodes[:6] > 0).all() and (nodes[6:] == 0).all()
+    clear_tables()
+    assert solve_many(hands, trump=1).tolist() == naive_many(hands, trump=None)
+
+
+def test_trumps_running_out_in_play_keep_the_naive_value() -> None:
+    """Deals with one to three trumps, solved after the same deals in no trump with the tables
+    kept: the positions after the last trump falls are read from no-trump entries."""
+    rng = np.random.default_rng(43)
+    trumps = [card for card in range(N_CARDS) if card // SUIT_BITS == 2]
+    others = [card for card in range(N_CARDS) if card // SUIT_BITS != 2]
+    deals = []
+    for n_trumps in (1, 2, 3) * 20:
+        cards = list(rng.choice(trumps, n_trumps, replace=False))
+        cards += list(rng.choice(others, 12 - n_trumps, replace=False))
+        deals.append(deal_from(list(rng.permutation(cards)), 4))
+    hands = np.array(deals, dtype=np.uint32)
+    clear_tables()
+    no_trump = solve_many(hands, trump=None, leader=1)
+    with_trumps = solve_many(hands, trump=2, leader=1)
+    assert with_trumps.tolist() == naive_many(hands, trump=2, leader=1)
+    assert (with_trumps != no_trump).sum() >= 10  # the trumps matter in many of them

@@ -360,6 +360,7 @@ def _updated_codes(
 
 
 CODES = types.UniTuple(int64, N_SUITS)  # numba's type of the four suit codes
+EMPTY_SUIT = 0  # the code of a suit with no card left (``LENGTH_OFFSET[0]``)
 ALL_SUITS = (1 << N_SUITS) - 1  # a ``touched`` mask forcing every suit code to be computed
 NO_CODES = (0, 0, 0, 0)
 
@@ -375,11 +376,13 @@ def _position_key(codes: tuple[int, int, int, int], leader: int, trump: int, mis
     """A position's exact key: contract kind, leader and the suits' ownership codes.
 
     Suits are interchangeable except the trump suit, so the codes of the plain suits are sorted.
+    Once nobody holds a trump, a trump contract plays on as no trump, so its position takes the
+    no-trump key (the dealt potential then shares those positions between strains).
     """
     c0, c1, c2, c3 = codes
     if misere:
         mode = MODE_MISERE
-    elif trump < 0:
+    elif trump < 0 or codes[trump] == EMPTY_SUIT:
         mode = MODE_NO_TRUMP
     else:
         mode = MODE_TRUMP
