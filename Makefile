@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: study test lint readme clean
+.PHONY: study test lint readme clean clean-kernels
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -44,5 +44,10 @@ readme: $(STAMP)
 	fill_readme_blocks, readme_blocks; p = Path('README.md'); \
 	p.write_text(fill_readme_blocks(p.read_text(encoding='utf-8'), readme_blocks()), encoding='utf-8')"
 
-clean:
+# numba checks only the stamp of the file that defines a cached kernel, so after editing a module
+# whose helpers other modules' kernels inline or call (solver/_search.py), drop every cached kernel.
+clean-kernels:
+	find prefstats -name '*.nbi' -delete -o -name '*.nbc' -delete
+
+clean: clean-kernels
 	rm -rf $(VENV) build *.egg-info
