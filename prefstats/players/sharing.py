@@ -90,9 +90,13 @@ def misere_values(
 ) -> pd.DataFrame:
     """EV (with 95% interval), variance and sd in whists of each option, plus the baseline of
     not bidding misère (``baseline`` whists, a sure amount the user sets)."""
-    rules = rules or RuleSet(players=4)
+    return _values_table(option_values(tricks, rules or RuleSet(players=4)), len(tricks), baseline)
+
+
+def _values_table(nets: dict[str, np.ndarray], n: int, baseline: float) -> pd.DataFrame:
+    """``misere_values`` from the options' net whists (``option_values``) of ``n`` outcomes."""
     rows = {}
-    for name, values in option_values(tricks, rules).items():
+    for name, values in nets.items():
         est = mean_estimate(values) if len(values) > 1 else None
         rows[name] = {
             "ev": float(values.mean()),
@@ -103,7 +107,7 @@ def misere_values(
             "n": len(values),
         }
     rows["no_misere"] = {"ev": baseline, "low": baseline, "high": baseline,
-                         "variance": 0.0, "sd": 0.0, "n": len(tricks)}  # fmt: skip
+                         "variance": 0.0, "sd": 0.0, "n": n}  # fmt: skip
     return pd.DataFrame.from_dict(rows, orient="index")
 
 
@@ -111,7 +115,11 @@ def dealer_should_accept(
     tricks: np.ndarray, rules: RuleSet | None = None, utility: Utility = Utility()
 ) -> bool:
     """Whether the dealer prefers sharing to refusing (risk-neutral: iff the solo EV > 0)."""
-    nets = option_values(tricks, rules or RuleSet(players=4))
+    return _dealer_accepts(option_values(tricks, rules or RuleSet(players=4)), utility)
+
+
+def _dealer_accepts(nets: dict[str, np.ndarray], utility: Utility) -> bool:
+    """``dealer_should_accept`` from the options' net whists (``option_values``)."""
     return utility.certainty_equivalent(nets["dealer_if_shared"]) > (
         utility.certainty_equivalent(nets["dealer_if_refused"])
     )
@@ -126,10 +134,16 @@ def inviter_choice(
     """The inviter's best move: ``"solo"``, ``"invite"`` (if he prefers sharing and the dealer,
     with the same utility, accepts; a refusal leaves him the solo game) or ``"no_misere"``."""
     rules = rules or RuleSet(players=4)
-    nets = option_values(tricks, rules)
+    return _inviter_choice(option_values(tricks, rules), rules, utility, baseline)
+
+
+def _inviter_choice(
+    nets: dict[str, np.ndarray], rules: RuleSet, utility: Utility, baseline: float
+) -> str:
+    """``inviter_choice`` from the options' net whists (``option_values``)."""
     solo = utility.certainty_equivalent(nets["solo"])
     best, choice = solo, "solo"
-    if rules.players == 4 and dealer_should_accept(tricks, rules, utility):
+    if rules.players == 4 and _dealer_accepts(nets, utility):
         shared = utility.certainty_equivalent(nets["inviter_if_shared"])
         if shared > best:
             best, choice = shared, "invite"
@@ -186,7 +200,8 @@ RISK_AVERSIONS = (0.0, 0.005, 0.01, 0.02)  # CARA per whist: none to strongly ri
 def advice(tricks: np.ndarray, rules: RuleSet | None = None, utility: Utility = Utility()) -> str:
     """One paragraph of advice for the inviter and the dealer, from the numbers."""
     rules = rules or RuleSet(players=4)
-    values = misere_values(tricks, rules)
+    nets = option_values(tricks, rules)
+    values = _values_table(nets, len(tricks), 0.0)
     solo = values.loc["solo"]
     p_caught = float(np.mean(np.asarray(tricks) > 0))
     lines = [
@@ -194,14 +209,14 @@ def advice(tricks: np.ndarray, rules: RuleSet | None = None, utility: Utility = 
         f"sd {solo.sd:.1f}; caught in {p_caught:.1%} of {len(tricks):,} outcomes."
     ]
     if rules.players == 4:
-        accept = dealer_should_accept(tricks, rules, utility)
+        accept = _dealer_accepts(nets, utility)
         ev = {str(k): float(v) for k, v in values["ev"].items()}
         shared, refused = ev["dealer_if_shared"], ev["dealer_if_refused"]
         lines.append(
             f"Dealer: {'accept' if accept else 'refuse'} an invitation (shared EV "
             f"{shared:+.1f} vs {refused:+.1f} if he refuses)."
         )
-    lines.append(f"Declarer: {_CHOICE_TEXT[inviter_choice(tricks, rules, utility)]}.")
+    lines.append(f"Declarer: {_CHOICE_TEXT[_inviter_choice(nets, rules, utility, 0.0)]}.")
     return "\n".join(lines)
 
 
