@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from prefstats.cli import main
+from prefstats.cli import machine_line, main
 from prefstats.cli.game import parse_hands
 from prefstats.cli.misere import classify_text
 from prefstats.game.cards import format_hand, parse_hand
@@ -209,3 +209,11 @@ def test_bench_prints_the_machine_load_before_and_after(capsys, monkeypatch):
     assert lines[0].endswith(", 2 cores, load average 0.50 / 0.25 / 1.00 (1 / 5 / 15 min)")
     assert lines[-1].endswith(", 2 cores, load average 1.75 / 0.50 / 1.00 (1 / 5 / 15 min)")
     assert lines[1] == "deal_many(1,000,000) on one core, 5 runs"
+
+
+def test_the_machine_line_says_when_the_system_reports_no_load(monkeypatch):
+    monkeypatch.delattr("os.getloadavg")
+    monkeypatch.setattr("os.cpu_count", lambda: 4)
+    line = machine_line("before")
+    assert line.startswith("machine before: ")
+    assert line.endswith(" UTC, 4 cores, load average not reported by this system")

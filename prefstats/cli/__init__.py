@@ -37,13 +37,15 @@ USER_ERRORS = (ValueError, OSError, json.JSONDecodeError, pa.ArrowException)
 def machine_line(when: str) -> str:
     """The machine a benchmark ran on, in one line: ``when`` (before or after), the time in
     UTC, the cores and the load average over the last 1, 5 and 15 minutes (docs/design.md,
-    "Benchmarks")."""
-    one, five, fifteen = os.getloadavg()
+    "Benchmarks"), or that the system does not report its load (Windows)."""
     now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
-    return (
-        f"machine {when}: {now}, {os.cpu_count()} cores, load average "
-        f"{one:.2f} / {five:.2f} / {fifteen:.2f} (1 / 5 / 15 min)"
-    )
+    try:
+        one, five, fifteen = os.getloadavg()
+    except (AttributeError, OSError):
+        load = "load average not reported by this system"
+    else:
+        load = f"load average {one:.2f} / {five:.2f} / {fifteen:.2f} (1 / 5 / 15 min)"
+    return f"machine {when}: {now}, {os.cpu_count()} cores, {load}"
 
 
 def cmd_bench(args: argparse.Namespace) -> None:
