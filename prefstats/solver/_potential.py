@@ -48,11 +48,12 @@ from prefstats.solver._search import (
     _seat_hand,
     _suit_cards,
     _suit_of,
+    _top_runs,
     _tt_bounds,
     _tt_store,
     exact_value,
 )
-from prefstats.solver._tables import BIT_COUNT, SUIT_BITS, TOP_RUN
+from prefstats.solver._tables import BIT_COUNT, SUIT_BITS
 
 # --- best discard -----------------------------------------------------------------------------
 
@@ -629,11 +630,7 @@ def _game_estimate(kept: int, hl: int, hr: int, trump: int) -> int:
     ``_guess``'s fitted tricks, in no trump the top cards held in a row."""
     if trump >= 0:
         return _guess(kept, hl, hr, trump, 0)
-    present = kept | hl | hr
-    tops = 0
-    for suit in range(N_SUITS):
-        tops += int(TOP_RUN[(_suit_of(present, suit) << SUIT_BITS) | _suit_of(kept, suit)])
-    return tops
+    return _top_runs(kept, kept | hl | hr)
 
 
 @njit(cache=True, nogil=True)
