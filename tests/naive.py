@@ -89,6 +89,27 @@ def _value(
     return max(values) if maximises else min(values)
 
 
+def naive_can_lose_trick(hands: tuple[int, int, int], *, leader: int, declarer: int = 0) -> bool:
+    """Misère, the one trick about to start, by plain minimax over every legal card: can the
+    declarer make another seat win it, whatever the defenders play?"""
+    return _loses_trick(tuple(hands), leader, declarer, ())
+
+
+def _loses_trick(
+    hands: tuple[int, ...], leader: int, declarer: int, trick: tuple[int, ...]
+) -> bool:
+    seats = tuple((leader + step) % N_SEATS for step in range(len(trick)))
+    if len(trick) == N_SEATS:
+        return trick_winner(trick, seats, None) != declarer
+    seat = (leader + len(trick)) % N_SEATS
+    led_suit = suit_of(trick[0]) if trick else None
+    outcomes = (
+        _loses_trick(hands, leader, declarer, (*trick, card))
+        for card in legal_cards(hands[seat], led_suit, None)
+    )
+    return any(outcomes) if seat == declarer else all(outcomes)
+
+
 def naive_best_discard(
     hand: int,
     others: tuple[int, int],

@@ -10,8 +10,8 @@ import itertools
 import numpy as np
 import pytest
 
-from prefstats.solver import misere_one_suit_catch, misere_safe, solve_many
-from tests.naive import clear_cache, naive_value
+from prefstats.solver import misere_one_suit_catch, misere_safe, misere_sure_duck, solve_many
+from tests.naive import clear_cache, naive_can_lose_trick, naive_value
 from tests.naive_misere import DECLARER, LEFT, RIGHT, caught_when_winner_leads, declarer_caught
 
 SUIT_BITS = 8
@@ -174,3 +174,62 @@ def test_catch_is_a_proof_in_the_whole_game() -> None:
 def test_bad_input_is_named(hands: list[int], options: dict, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         misere_one_suit_catch(hands, **options)
+
+
+def _splits(deck: list[int], size: int) -> list[list[int]]:
+    """Every deal of ``deck`` (3 * size cards) into three hands of ``size`` cards."""
+    deals = []
+    for first in itertools.combinations(deck, size):
+        rest = [card for card in deck if card not in first]
+        for second in itertools.combinations(rest, size):
+            third = [card for card in rest if card not in second]
+            deals.append([sum(1 << card for card in cards) for cards in (first, second, third)])
+    return deals
+
+
+def test_sure_duck_matches_the_one_trick_minimax_on_every_small_deal() -> None:
+    """Every deal of six spades (7..Q) and three clubs into hands of three, each seat on lead,
+    and 3,000 random deals of the whole pack (sizes 1..8): ``misere_sure_duck`` says whether the
+    declarer can lose the trick about to start exactly when the one-trick minimax does."""
+    deck = [*range(6), SUIT_BITS, SUIT_BITS + 1, SUIT_BITS + 2]
+    rng = np.random.default_rng(2026)
+    random_deals = []
+    for _ in range(3000):
+        size = int(rng.integers(1, 9))
+        cards = [int(card) for card in rng.permutation(4 * SUIT_BITS)[: 3 * size]]
+        random_deals.append(
+            [sum(1 << card for card in cards[s * size : (s + 1) * size]) for s in range(3)]
+        )
+    outcomes = {True: 0, False: 0}
+    for hands in _splits(deck, 3) + random_deals:
+        for leader in (DECLARER, LEFT, RIGHT):
+            expected = naive_can_lose_trick(tuple(hands), leader=leader)
+            assert misere_sure_duck(hands, leader=leader) == expected, (hands, leader)
+            outcomes[expected] += 1
+    assert min(outcomes.values()) > 500, outcomes
+
+
+def test_sure_duck_bounds_the_whole_game() -> None:
+    """Random misère endgames, each seat on lead: a sure duck leaves the declarer short of every
+    trick, and without one he takes at least one (naive minimax), as the solver, which uses
+    both, agrees on every deal."""
+    rng = np.random.default_rng(79)
+    deck = list(range(3 * SUIT_BITS))  # three suits: voids and forced wins both occur
+    seen = {True: 0, False: 0}
+    for size, count in {3: 30, 4: 20, 5: 6}.items():
+        for leader in (DECLARER, LEFT, RIGHT):
+            rows = []
+            for _ in range(count):
+                cards = [int(card) for card in rng.permutation(deck)[: 3 * size]]
+                rows.append(
+                    [sum(1 << c for c in cards[s * size : (s + 1) * size]) for s in range(3)]
+                )
+            got = solve_many(np.array(rows, dtype=np.uint32), misere=True, leader=leader)
+            for row, value in zip(rows, got.tolist(), strict=True):
+                clear_cache()
+                exact = naive_value(tuple(row), misere=True, leader=leader)
+                assert value == exact, (row, leader)
+                duck = misere_sure_duck(row, leader=leader)
+                assert (exact <= size - 1) if duck else (exact >= 1), (row, leader, duck)
+                seen[duck] += 1
+    assert min(seen.values()) >= 30, seen

@@ -46,6 +46,7 @@ __all__ = [
     "makes_many",
     "misere_one_suit_catch",
     "misere_safe",
+    "misere_sure_duck",
     "potential_many",
     "solve",
     "solve_many",
@@ -508,6 +509,28 @@ def misere_safe(hands: Sequence[int], *, declarer: int = 0, on_lead: bool = Fals
     if on_lead:
         return _search._safe_on_lead(hd, codes)
     return _search._unsafe_suits(hd, codes) == 0
+
+
+def misere_sure_duck(hands: Sequence[int], *, leader: int, declarer: int = 0) -> bool:
+    """Misère: can the declarer lose the trick about to start, ``leader`` on lead, whatever the
+    defence plays (docs/design.md, "Misère bounds")? ``True`` proves he does not take every
+    remaining trick, ``False`` that he takes at least one (this one); the solver uses it so when
+    the question is "every trick?", or "one trick?" with him on lead.
+
+    >>> from prefstats.game.cards import parse_hand
+    >>> hands = [parse_hand("♠7 J"), parse_hand("♠8 9"), parse_hand("♥7 8")]
+    >>> misere_sure_duck(hands, leader=0)  # the ♠7: the left defender must overtake
+    True
+    >>> misere_sure_duck(hands, leader=2)  # a heart: the declarer throws a card
+    True
+    >>> misere_sure_duck([parse_hand("♠9 J"), parse_hand("♠7 8"), parse_hand("♥7 8")], leader=1)
+    False
+    """
+    masks = _check_hands(hands)
+    declarer = _check_seat("declarer", declarer)
+    leader = _check_seat("leader", leader)
+    hd, hl, hr = _from_declarer(masks, declarer)
+    return bool(_search._sure_duck(hd, hl, hr, (leader - declarer) % N_SEATS))
 
 
 def defence_quick_tricks(

@@ -22,8 +22,8 @@ cards; move ordering per side and contract, the leader trying first the card tha
 decided the position (kept in the table) or else the killer move, the card that last decided a
 search with the same leader, tricks left and target (docs/design.md, "Search order");
 sure-trick bounds in contracts (docs/design.md, "Contract bounds") and "stuck" / "safe" /
-"caught by one suit" bounds in misère (docs/design.md, "Misère bounds"); plain minimax for
-the last two tricks. The discard questions and the dealt potential build on it in
+"caught by one suit" / "sure duck" bounds in misère (docs/design.md, "Misère bounds"); plain
+minimax for the last two tricks. The discard questions and the dealt potential build on it in
 ``_potential``. The table is 2 MB for random deals (it stays in cache) and 32 MB for many
 layouts of one hand, whose rows share positions (``solver._table_for``).
 """
@@ -707,6 +707,42 @@ def _misere_bounds(
 
 
 @njit(cache=True, nogil=True)
+def _sure_duck(hd: int, hl: int, hr: int, leader: int) -> bool:
+    """Misère: can the declarer lose the trick about to start whatever the defence plays?
+
+    On lead: yes if a defender holds only higher cards of a suit of his; he leads his lowest
+    card of it and that defender must overtake. A defender on lead makes him win the trick only
+    by leading a suit where the declarer's lowest card is above the leader's lowest card and
+    above the partner's lowest card (or the partner is void in it): the declarer then has no
+    card to play under the trick's best card and no void to throw a card in (misère has no
+    trumps). Without such a suit: yes.
+    """
+    if leader == DECLARER:
+        for suit in range(N_SUITS):
+            held = _suit_of(hd, suit)
+            if held and (_must_overtake(hl, held, suit) or _must_overtake(hr, held, suit)):
+                return True
+        return False
+    leader_hand = hl if leader == 1 else hr
+    partner = hr if leader == 1 else hl
+    for suit in range(N_SUITS):
+        held = _suit_of(hd, suit)
+        led = _suit_of(leader_hand, suit)
+        if held == 0 or led == 0 or LOW_BIT[led] > LOW_BIT[held]:
+            continue
+        if not _must_overtake(partner, held, suit):
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _must_overtake(defender: int, held: int, suit: int) -> bool:
+    """Does the defender hold cards of ``suit``, all above the declarer's lowest (of ``held``)?"""
+    cards = _suit_of(defender, suit)
+    return cards != 0 and LOW_BIT[cards] > LOW_BIT[held]
+
+
+@njit(cache=True, nogil=True)
 def _has_safe_exit(unsafe_suits: int, codes: tuple[int, int, int, int]) -> bool:
     """Misère, the declarer on lead and safe in every suit but ``unsafe_suits``: has he a safe
     exit (``DEFENCE_CATCH``'s ``EXIT`` bit) in the one suit, if any, where he is not safe? Then
@@ -947,6 +983,13 @@ def _bucket(index: int, hint: int, first: int, second: int, moves: int) -> int:
 UNDECIDED = -1
 
 
+@njit(cache=True, nogil=True)
+def _asks_this_trick(target: int, n_tricks: int, leader: int) -> bool:
+    """Misère: does the null-window question turn on the trick about to start (``_sure_duck``)?
+    "Every trick?" fails if he can lose this one; "one trick?", on lead, holds if he cannot."""
+    return target == n_tricks or (target == 1 and leader == DECLARER)
+
+
 @njit(cache=True, nogil=True, inline="always")
 def _probe(
     hd: int,
@@ -981,6 +1024,11 @@ def _probe(
     if misere:
         codes = _updated_codes(codes, touched, hl, hr, hd | hl | hr)
         lower, upper = _misere_bounds(hd, hl, hr, leader, n_tricks, codes)
+        if lower < target <= upper and _asks_this_trick(target, n_tricks, leader):
+            if _sure_duck(hd, hl, hr, leader):
+                upper = n_tricks - 1
+            else:
+                lower = 1
     else:
         lower, upper = _contract_bounds(hd, hl, hr, leader, trump, n_tricks)
     if lower >= target:
