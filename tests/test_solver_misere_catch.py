@@ -6,6 +6,7 @@ uses them against the naive minimax."""
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterator
 
 import numpy as np
 import pytest
@@ -137,28 +138,38 @@ def test_catch_is_a_proof_in_the_whole_game() -> None:
     rng = np.random.default_rng(78)
     deck = list(range(2 * SUIT_BITS))  # spades and clubs only: long suits, many catches
     proofs = safe = 0
-    for size, count in {3: 25, 4: 15, 5: 4}.items():
+    for _, leader, row, exact in solved_endgames(rng, deck, {3: 25, 4: 15, 5: 4}):
+        if leader == DECLARER:
+            continue
+        if misere_one_suit_catch(row, leader=leader):
+            assert exact >= 1, (row, leader)
+            proofs += 1
+        if misere_safe(row):
+            assert exact == 0, (row, leader)
+            safe += 1
+    assert proofs >= 10 and safe >= 5
+
+
+def random_hands(rng: np.random.Generator, deck: list[int], size: int) -> list[int]:
+    """Three hands of ``size`` cards drawn from ``deck``."""
+    cards = [int(card) for card in rng.permutation(deck)[: 3 * size]]
+    return [sum(1 << card for card in cards[s * size : (s + 1) * size]) for s in range(3)]
+
+
+def solved_endgames(
+    rng: np.random.Generator, deck: list[int], counts: dict[int, int]
+) -> Iterator[tuple[int, int, list[int], int]]:
+    """(size, leader, hands, value) of random misère endgames, ``counts[size]`` of each size for
+    each leader, after checking that the solver's value is the naive minimax's."""
+    for size, count in counts.items():
         for leader in (DECLARER, LEFT, RIGHT):
-            rows = []
-            for _ in range(count):
-                cards = [int(card) for card in rng.permutation(deck)[: 3 * size]]
-                rows.append(
-                    [sum(1 << c for c in cards[s * size : (s + 1) * size]) for s in range(3)]
-                )
+            rows = [random_hands(rng, deck, size) for _ in range(count)]
             got = solve_many(np.array(rows, dtype=np.uint32), misere=True, leader=leader)
             for row, value in zip(rows, got.tolist(), strict=True):
                 clear_cache()
                 exact = naive_value(tuple(row), misere=True, leader=leader)
                 assert value == exact, (row, leader)
-                if leader == DECLARER:
-                    continue
-                if misere_one_suit_catch(row, leader=leader):
-                    assert exact >= 1, (row, leader)
-                    proofs += 1
-                if misere_safe(row):
-                    assert exact == 0, (row, leader)
-                    safe += 1
-    assert proofs >= 10 and safe >= 5
+                yield size, leader, row, exact
 
 
 @pytest.mark.parametrize(
@@ -193,13 +204,8 @@ def test_sure_duck_matches_the_one_trick_minimax_on_every_small_deal() -> None:
     declarer can lose the trick about to start exactly when the one-trick minimax does."""
     deck = [*range(6), SUIT_BITS, SUIT_BITS + 1, SUIT_BITS + 2]
     rng = np.random.default_rng(2026)
-    random_deals = []
-    for _ in range(3000):
-        size = int(rng.integers(1, 9))
-        cards = [int(card) for card in rng.permutation(4 * SUIT_BITS)[: 3 * size]]
-        random_deals.append(
-            [sum(1 << card for card in cards[s * size : (s + 1) * size]) for s in range(3)]
-        )
+    whole_pack = list(range(4 * SUIT_BITS))
+    random_deals = [random_hands(rng, whole_pack, int(rng.integers(1, 9))) for _ in range(3000)]
     outcomes = {True: 0, False: 0}
     for hands in _splits(deck, 3) + random_deals:
         for leader in (DECLARER, LEFT, RIGHT):
@@ -216,20 +222,8 @@ def test_sure_duck_bounds_the_whole_game() -> None:
     rng = np.random.default_rng(79)
     deck = list(range(3 * SUIT_BITS))  # three suits: voids and forced wins both occur
     seen = {True: 0, False: 0}
-    for size, count in {3: 30, 4: 20, 5: 6}.items():
-        for leader in (DECLARER, LEFT, RIGHT):
-            rows = []
-            for _ in range(count):
-                cards = [int(card) for card in rng.permutation(deck)[: 3 * size]]
-                rows.append(
-                    [sum(1 << c for c in cards[s * size : (s + 1) * size]) for s in range(3)]
-                )
-            got = solve_many(np.array(rows, dtype=np.uint32), misere=True, leader=leader)
-            for row, value in zip(rows, got.tolist(), strict=True):
-                clear_cache()
-                exact = naive_value(tuple(row), misere=True, leader=leader)
-                assert value == exact, (row, leader)
-                duck = misere_sure_duck(row, leader=leader)
-                assert (exact <= size - 1) if duck else (exact >= 1), (row, leader, duck)
-                seen[duck] += 1
+    for size, leader, row, exact in solved_endgames(rng, deck, {3: 30, 4: 20, 5: 6}):
+        duck = misere_sure_duck(row, leader=leader)
+        assert (exact <= size - 1) if duck else (exact >= 1), (row, leader, duck)
+        seen[duck] += 1
     assert min(seen.values()) >= 30, seen
