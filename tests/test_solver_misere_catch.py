@@ -11,7 +11,14 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 
-from prefstats.solver import misere_one_suit_catch, misere_safe, misere_sure_duck, solve_many
+from prefstats.game.deal import deal_many
+from prefstats.solver import (
+    misere_one_suit_catch,
+    misere_safe,
+    misere_sure_duck,
+    misere_unsafe_suits,
+    solve_many,
+)
 from tests.naive import clear_cache, naive_can_lose_trick, naive_value
 from tests.naive_misere import DECLARER, LEFT, RIGHT, caught_when_winner_leads, declarer_caught
 
@@ -128,6 +135,33 @@ def test_layouts_with_cards_out_of_play_read_relative_ranks() -> None:
                 assert got == expected, (spades, declarer, leader)
                 caught += expected
     assert caught > 100
+
+
+@pytest.mark.parametrize("declarer", range(3))
+def test_unsafe_suits_of_whole_deals_match_the_naive_twin(declarer: int) -> None:
+    """``misere_unsafe_suits`` on random full deals, every seat as the declarer: a suit is
+    unsafe where he holds cards and the naive one-suit game, the defence leading from either
+    hand and throwing cards away at will, catches him."""
+    hands = np.ascontiguousarray(deal_many(200, seed=13)[:, :3])
+    got = misere_unsafe_suits(hands, declarer=declarer)
+    unsafe_seen = 0
+    for row, bits in zip(hands, got, strict=True):
+        for suit in range(4):
+            spades = tuple(
+                frozenset(
+                    r
+                    for r in range(N_RANKS)
+                    if int(row[(declarer + seat) % 3]) >> (SUIT_BITS * suit + r) & 1
+                )
+                for seat in (DECLARER, LEFT, RIGHT)
+            )
+            expected = bool(spades[DECLARER]) and declarer_caught(
+                spades, declarer_leads_first=False, shed=True
+            )
+            assert bool(bits >> suit & 1) == expected, (row, suit)
+            unsafe_seen += expected
+        assert (bits == 0) == misere_safe([int(h) for h in row], declarer=declarer)
+    assert 100 < unsafe_seen < 750  # both answers are common (654 of 800 for seat 0)
 
 
 def test_catch_is_a_proof_in_the_whole_game() -> None:

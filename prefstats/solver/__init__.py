@@ -47,6 +47,7 @@ __all__ = [
     "misere_one_suit_catch",
     "misere_safe",
     "misere_sure_duck",
+    "misere_unsafe_suits",
     "potential_many",
     "solve",
     "solve_many",
@@ -509,6 +510,24 @@ def misere_safe(hands: Sequence[int], *, declarer: int = 0, on_lead: bool = Fals
     if on_lead:
         return _search._safe_on_lead(hd, codes)
     return _search._unsafe_suits(hd, codes) == 0
+
+
+def misere_unsafe_suits(hands: np.ndarray, *, declarer: int = 0) -> np.ndarray:
+    """Misère: for each row of an (n, 3) array of seat hands, the suits where the declarer is
+    not safe, as uint8 bits (♠ 1, ♣ 2, ♦ 4, ♥ 8): he holds cards of the suit, and a defence
+    leading it from either hand whenever it likes and throwing its cards away at will could
+    catch him in it (docs/design.md, "Misère bounds"). ``misere_safe`` is true where it is 0.
+
+    >>> from prefstats.game.cards import parse_hand
+    >>> row = [parse_hand("♠8 10 ♥7"), parse_hand("♠7 ♥A K"), parse_hand("♠9 J Q")]
+    >>> misere_unsafe_suits(np.array([row], dtype=np.uint32)).tolist()
+    [1]
+    """
+    declarer = _check_seat("declarer", declarer)
+    array = _check_array(hands)
+    out = np.zeros(len(array), dtype=np.uint8)
+    _search.unsafe_suits_batch(array, declarer, out)
+    return out
 
 
 def misere_sure_duck(hands: Sequence[int], *, leader: int, declarer: int = 0) -> bool:

@@ -31,7 +31,7 @@ layouts of one hand, whose rows share positions (``solver._table_for``).
 from __future__ import annotations
 
 import numpy as np
-from numba import boolean, int8, int64, njit, types, uint32, void
+from numba import boolean, int8, int64, njit, types, uint8, uint32, void
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
 from prefstats.game.cards import N_SUITS, SUIT_MASK
@@ -1323,3 +1323,12 @@ def makes_batch(
         else:
             out[deal] = _reaches(hd, hl, hr, kernel_leader, target, trump, misere, tt)
         nodes[deal] = tt[_node_counter(tt)] - before
+
+
+@njit(void(uint32[:, ::1], int64, uint8[::1]), cache=True, nogil=True)
+def unsafe_suits_batch(hands: np.ndarray, declarer: int, out: np.ndarray) -> None:
+    """Misère: each deal's suits (a bit each) where the declarer is not safe
+    (``_unsafe_suits``) into ``out``."""
+    for deal in range(hands.shape[0]):
+        hd, hl, hr = _kernel_hands(hands[deal], declarer)
+        out[deal] = _unsafe_suits(hd, _all_codes(hd, hl, hr))
