@@ -378,9 +378,9 @@ def test_best_discard_and_best_card_reject_bad_input() -> None:
 
 @pytest.mark.parametrize(("trump", "misere"), [(None, True), (1, False), (None, False)])
 def test_large_table_for_layouts_of_one_hand_gives_the_same_answers(trump, misere):
-    """A batch of LAYOUT_ROWS or more layouts of one declarer's hand uses the large table,
-    chunks under LAYOUT_ROWS the default one: both agree row by row, for exact values and for
-    make/fail tests."""
+    """A batch of LAYOUT_ROWS or more layouts of one declarer's hand uses the large table (and
+    in misère is solved in another order of its rows), chunks under LAYOUT_ROWS the default
+    one in the given order: both agree row by row, for exact values and for make/fail tests."""
     hand, talon = parse_hand("♠7 9 J ♣8 ♣A ♦7 8 9 ♥7 9"), parse_hand("♣K ♥10")
     rows = np.random.default_rng(3).choice(184_756, size=2 * LAYOUT_ROWS, replace=False)
     deals = np.ascontiguousarray(all_layouts(hand, talon, seat=1)[np.sort(rows), :3])

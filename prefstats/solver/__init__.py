@@ -24,7 +24,7 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from itertools import combinations, pairwise
 
@@ -91,12 +91,58 @@ def _table(bucket_bits: int = _search.TT_BUCKET_BITS) -> np.ndarray:
     return table
 
 
+def _same_hand(array: np.ndarray, declarer: int) -> bool:
+    """Are these many layouts of one hand: ``LAYOUT_ROWS`` rows or more, every one giving the
+    declarer the same cards?"""
+    return len(array) >= LAYOUT_ROWS and bool((array[:, declarer] == array[0, declarer]).all())
+
+
 def _table_for(array: np.ndarray, declarer: int) -> np.ndarray:
-    """The larger table when every row gives the declarer the same hand (layouts of one hand
-    share many positions across rows; ``prefstats bench misere`` measures it), the default one
-    otherwise (random deals share few, and a small table stays in cache)."""
-    same_hand = len(array) >= LAYOUT_ROWS and bool((array[:, declarer] == array[0, declarer]).all())
-    return _table(_search.LAYOUT_TABLE_BITS if same_hand else _search.TT_BUCKET_BITS)
+    """The larger table for layouts of one hand (``_same_hand``: they share many positions
+    across rows; ``prefstats bench misere`` measures it), the default one otherwise (random
+    deals share few, and a small table stays in cache)."""
+    return _table(
+        _search.LAYOUT_TABLE_BITS if _same_hand(array, declarer) else _search.TT_BUCKET_BITS
+    )
+
+
+# Each suit's 8 bits in reverse order: the lowest card becomes the most significant bit.
+_REVERSED_SUIT = np.array([int(f"{bits:08b}"[::-1], 2) for bits in range(1 << 8)], dtype=np.uint32)
+
+
+def _layout_order(array: np.ndarray, declarer: int, misere: bool) -> np.ndarray | None:
+    """For layouts of one misère hand (``_same_hand``), the order to solve them in, else None.
+
+    Neighbours in it share positions, which the table then holds: the rows are sorted by the
+    first defender's cards, read suit by suit from the suit where the declarer is most often
+    unsafe (``misere_unsafe_suits``) to the safest, and in each suit from its lowest card up;
+    so the cards that settle whether he is caught change seldom from row to row. It changes no
+    answer, only the time (docs/design.md, "Search order"). In contracts no order tried was
+    faster on every hand, so they keep theirs.
+    """
+    if not misere or not _same_hand(array, declarer):
+        return None
+    suits = misere_unsafe_suits(array, declarer=declarer)
+    unsafe = [np.count_nonzero(suits & (1 << suit)) for suit in range(N_SUITS)]
+    defender = array[:, (declarer + 1) % N_SEATS]
+    key = np.zeros(len(array), dtype=np.uint32)
+    for place, suit in enumerate(np.argsort(-np.array(unsafe), kind="stable")):
+        cards = (defender >> np.uint32(_search.SUIT_BITS * suit)) & np.uint32(SUIT_CARDS)
+        key |= _REVERSED_SUIT[cards] << np.uint32(_search.SUIT_BITS * (N_SUITS - 1 - place))
+    return np.argsort(key, kind="stable")
+
+
+def _in_layout_order(
+    array: np.ndarray, declarer: int, misere: bool, solve: Callable[[np.ndarray], np.ndarray]
+) -> np.ndarray:
+    """``solve(array)`` (one answer a row), the rows taken in ``_layout_order``."""
+    order = _layout_order(array, declarer, misere)
+    if order is None:
+        return solve(array)
+    answers = solve(np.ascontiguousarray(array[order]))
+    unsorted = np.empty_like(answers)
+    unsorted[order] = answers
+    return unsorted
 
 
 def clear_tables() -> None:
@@ -258,36 +304,25 @@ def solve_many(
     >>> solve_many(np.array([row, row], dtype=np.uint32), trump=3).tolist()
     [0, 0]
     """
-    return _solve_array(hands, trump, misere, declarer, leader, n_jobs, nodes=None)
-
-
-def _solve_array(
-    hands: np.ndarray,
-    trump: int | None,
-    misere: bool,
-    declarer: int,
-    leader: int,
-    n_jobs: int,
-    nodes: np.ndarray | None,
-) -> np.ndarray:
-    """``solve_many``, optionally writing each deal's node count into ``nodes``."""
     trump_code = _check_contract(trump, misere)
     declarer = _check_seat("declarer", declarer)
     leader = _check_seat("leader", leader)
     n_jobs = _check_jobs(n_jobs)
-    array = _check_array(hands)
-    out = np.zeros(len(array), dtype=np.int8)
-    if nodes is None:
+
+    def solve_rows(array: np.ndarray) -> np.ndarray:
+        out = np.zeros(len(array), dtype=np.int8)
         nodes = np.zeros(len(array), dtype=np.int64)
 
-    def run(chunk: slice) -> None:
-        _search.solve_batch(
-            array[chunk], trump_code, int(misere), declarer, leader,
-            _table_for(array[chunk], declarer), out[chunk], nodes[chunk],
-        )  # fmt: skip
+        def run(chunk: slice) -> None:
+            _search.solve_batch(
+                array[chunk], trump_code, int(misere), declarer, leader,
+                _table_for(array[chunk], declarer), out[chunk], nodes[chunk],
+            )  # fmt: skip
 
-    _run_chunks(run, len(array), n_jobs)
-    return out
+        _run_chunks(run, len(array), n_jobs)
+        return out
+
+    return _in_layout_order(_check_array(hands), declarer, misere, solve_rows)
 
 
 def _run_chunks(run: object, n_rows: int, n_jobs: int) -> None:
@@ -391,13 +426,17 @@ def makes_many(
         raise ValueError(f"target must be an int, got {target!r}")
     if not 0 <= target <= n_tricks:
         raise ValueError(f"target must be in 0..{n_tricks} (most tricks in play), got {target}")
-    out = np.zeros(len(array), dtype=np.bool_)
-    nodes = np.zeros(len(array), dtype=np.int64)
-    _search.makes_batch(
-        array, int(target), trump_code, int(misere), declarer, leader,
-        _table_for(array, declarer), out, nodes,
-    )  # fmt: skip
-    return out
+
+    def makes_rows(rows: np.ndarray) -> np.ndarray:
+        out = np.zeros(len(rows), dtype=np.bool_)
+        nodes = np.zeros(len(rows), dtype=np.int64)
+        _search.makes_batch(
+            rows, int(target), trump_code, int(misere), declarer, leader,
+            _table_for(rows, declarer), out, nodes,
+        )  # fmt: skip
+        return out
+
+    return _in_layout_order(array, declarer, misere, makes_rows)
 
 
 def best_discard(
