@@ -6,7 +6,7 @@ import numpy as np
 from prefstats.benchmarks.calibration import counted_vs_dd
 from prefstats.game.cards import parse_hand
 from prefstats.misere.classes import misere_hand_class
-from prefstats.players.counting import misere_safe, stopped, strain_tricks
+from prefstats.players.counting import stopped, strain_tricks, uncatchable_misere
 
 
 def hands(*texts):
@@ -16,7 +16,7 @@ def hands(*texts):
 def test_conditionally_clean_misere_unsafe_for_the_first_hand_only():
     h = hands("♠7 9 ♣7 9 ♦7 9 J ♥7 9 J")
     assert misere_hand_class(int(h[0])).value == "conditionally_clean"
-    assert not misere_safe(h, seat=0)[0] and misere_safe(h, seat=1)[0]
+    assert not uncatchable_misere(h, seat=0)[0] and uncatchable_misere(h, seat=1)[0]
 
 
 def test_strain_counting():

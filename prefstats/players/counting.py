@@ -37,7 +37,7 @@ def top_sequence(holding: int) -> int:
 
 
 def suit_tricks(holding: int, role: int) -> float:
-    """Tricks a player counts in one suit of his hand (RULES.md "Play"; human counting rules).
+    """Tricks a player counts in one suit of his hand (docs/rules.md, "Play"; human counting rules).
 
     * Trump suit of length L: L minus the losers among the top min(L, 3) places (a missing
       ace, king or queen there costs a trick), but never more losers than the defenders' trumps.
@@ -121,8 +121,9 @@ def best_strain(tricks: np.ndarray) -> np.ndarray:
     return np.argmax(np.asarray(tricks) + STRAIN_PREFERENCE, axis=-1)
 
 
-def misere_safe(hands: np.ndarray, seat: int) -> np.ndarray:
-    """bool (n,): no catchable suit, and safe from this seat (RULES.md "Misère suit structures").
+def uncatchable_misere(hands: np.ndarray, seat: int) -> np.ndarray:
+    """bool (n,): no catchable suit, and safe from this seat (docs/rules.md, "Misère suit
+    classes").
 
     A clean misère (no catchable suit, at least one clean suit) cannot be caught; one of
     conditionally clean suits only is safe unless the declarer leads, i.e. unless he is the
@@ -150,7 +151,7 @@ def filter_counts(hands: np.ndarray) -> np.ndarray:
 
 def catchable_suits(hands: np.ndarray, seat: int) -> np.ndarray:
     """float (n,): catchable suits of each hand, plus half a conditionally clean suit in the
-    first hand, who leads (RULES.md "Misère suit structures"); the misère filter of
+    first hand, who leads (docs/rules.md, "Misère suit classes"); the misère filter of
     ``SampledEvaluator``.
 
     >>> from prefstats.game.cards import parse_hand

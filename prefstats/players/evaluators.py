@@ -49,8 +49,8 @@ from prefstats.players.counting import (
     best_strain,
     catchable_suits,
     filter_counts,
-    misere_safe,
     strain_tricks,
+    uncatchable_misere,
 )
 from prefstats.players.discards import misere_discards, strain_discards
 from prefstats.solver import makes_many, potential_many
@@ -97,7 +97,7 @@ class HeuristicEvaluator(SeatByEvaluator):
     (no-trump when it counts as much as the best suit).
 
     Misère: a hand with no catchable suit that is safe from its seat is always bid
-    (``counting.misere_safe``). Other hands are bid when their estimated catch probability
+    (``counting.uncatchable_misere``). Other hands are bid when their estimated catch probability
     (:func:`misere_catch_estimate`: the shipped catch rates of its holdings over sampled
     talons) is at most ``misere_risk_limit``; ``None`` bids only the safe ones. The default 0.3
     is a prudent fraction of the risk-neutral break-even (``players.sharing``); how the
@@ -127,7 +127,7 @@ class HeuristicEvaluator(SeatByEvaluator):
         strain = best_strain(tricks)
         level = np.floor(tricks.max(axis=1)).astype(np.int64)
         rank = np.where(level >= MIN_LEVEL, RANK_OF[np.clip(level, 0, MAX_LEVEL), strain], NO_BID)
-        misere = misere_safe(hands, seat)
+        misere = uncatchable_misere(hands, seat)
         if self.misere_risk_limit is not None:
             misere |= misere_catch_estimate(hands, seat) <= self.misere_risk_limit
         return np.where(misere & (rank < MISERE_RANK), MISERE_RANK, rank).astype(np.int8)
