@@ -20,6 +20,7 @@ from typing import NoReturn
 import pyarrow as pa
 
 from prefstats.cli import game, misere, studies
+from prefstats.cli.speed import speed_line
 from prefstats.studies.runs import one_line
 from prefstats.version import __version__
 
@@ -49,10 +50,13 @@ def machine_line(when: str) -> str:
 
 
 def cmd_bench(args: argparse.Namespace) -> None:
-    """Run one benchmark and print its figures, between the machine's load before and after."""
+    """Run one benchmark and print its figures, between the machine's load and speed before
+    and after (``cli.speed``)."""
     print(machine_line("before"), flush=True)
+    print(speed_line("before"), flush=True)
     importlib.import_module(BENCHMARKS[args.name]).main()
     print(machine_line("after"))
+    print(speed_line("after"))
 
 
 class Parser(argparse.ArgumentParser):

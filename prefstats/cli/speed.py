@@ -1,0 +1,59 @@
+"""How fast the machine runs the solver's kind of work at the moment a benchmark runs.
+
+On a shared virtual machine the same code's times change by a factor of 1.5 to 2 from one hour
+to the next while the load average stays the same (docs/design.md, "Benchmarks"). So
+``prefstats bench`` also times a fixed loop before and after its figures: random reads and
+writes in a table the size of the solver's, the memory pattern of its transposition table.
+Figures taken at different times compare through it; node counts do not depend on it at all.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+from numba import int64, njit
+
+REFERENCE_STEPS = 1 << 22
+TABLE_WORDS = 1 << 18  # 2 MB of int64, the solver's default table
+RUNS = 3
+XORSHIFT_SEED = 0x2545F4914F6CDD1D
+LOW_BITS = 0xFFFF
+
+
+@njit(int64(int64[::1], int64), cache=True, nogil=True)
+def reference_loop(table: np.ndarray, steps: int) -> int:
+    """``steps`` reads and writes at the places of a xorshift walk over ``table`` (its size a
+    power of two), each place mixed with the sum of the values read so far, so that every read
+    waits for the one before, as the search's reads do; returns that sum."""
+    state = XORSHIFT_SEED
+    mask = table.shape[0] - 1
+    total = 0
+    for _ in range(steps):
+        state ^= state << 13
+        state ^= state >> 7
+        state ^= state << 17
+        at = (state ^ total) & mask  # each place waits for the value read before it
+        total += table[at]
+        table[at] = total & LOW_BITS
+    return total
+
+
+def reference_nanos() -> float:
+    """Nanoseconds a step of ``reference_loop``: the fastest of ``RUNS`` runs."""
+    table = np.zeros(TABLE_WORDS, dtype=np.int64)
+    reference_loop(table, 1)  # load the compiled loop
+    best = float("inf")
+    for _ in range(RUNS):
+        start = time.perf_counter_ns()
+        reference_loop(table, REFERENCE_STEPS)
+        best = min(best, (time.perf_counter_ns() - start) / REFERENCE_STEPS)
+    return best
+
+
+def speed_line(when: str) -> str:
+    """One line: ``when`` (before or after) and ``reference_nanos``."""
+    return (
+        f"speed {when}: {reference_nanos():.2f} ns a step of a fixed loop of random reads and "
+        f"writes in a 2 MB table (lower is faster)"
+    )
