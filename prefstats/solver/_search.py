@@ -24,7 +24,7 @@ search with the same leader, tricks left and target (docs/design.md, "Search ord
 sure-trick bounds in contracts (docs/design.md, "Contract bounds") and "stuck" / "safe" /
 "caught by one suit" / "sure duck" bounds in misère (docs/design.md, "Misère bounds"); plain
 minimax for the last two tricks. The discard questions and the dealt potential build on it in
-``_potential``. The table is 2 MB for random deals (it stays in cache) and 32 MB for many
+``_potential``. The table is 2 MB for random deals (it stays in cache) and 64 MB for many
 layouts of one hand, whose rows share positions (``solver._table_for``).
 """
 
@@ -88,7 +88,12 @@ FIRST_HIGH = 1 << 1
 SECOND_HIGH = 1 << 2
 REST_HIGH = 1 << 3
 
-LAYOUT_TABLE_BITS = 20  # the larger table for many layouts of one hand (32 MB)
+# The larger table for many layouts of one hand (64 MB): solved in ``solver._layout_order``, all
+# C(20, 10) layouts of the bench's first misère hand took 2.36 / 2.32 s with it against 2.47 /
+# 2.63 s with 2**20 buckets (declarer on lead; 2.93 / 2.83 s against 3.22 / 3.06 s with a
+# defender on lead), the two sizes run in turn; 2**22 gained 2-4% more for twice the memory.
+# The layouts of a no-trump hand of the same kind took 1.71 / 1.74 s against 1.98 / 1.95 s.
+LAYOUT_TABLE_BITS = 21
 
 # Killer moves: after the buckets, one word per (leader seat, tricks left, target) holds the
 # leader's card that last decided a search of that kind (TT_EMPTY if none). Tried first where
