@@ -52,6 +52,7 @@ from prefstats.solver._tables import (
     SUIT_BITS,
     TERNARY,
     TOP_RUN,
+    _must_overtake,
 )
 
 NO_TRUMP = -1
@@ -726,7 +727,9 @@ def _sure_duck(hd: int, hl: int, hr: int, leader: int) -> bool:
     if leader == DECLARER:
         for suit in range(N_SUITS):
             held = _suit_of(hd, suit)
-            if held and (_must_overtake(hl, held, suit) or _must_overtake(hr, held, suit)):
+            if held and (
+                _must_overtake(_suit_of(hl, suit), held) or _must_overtake(_suit_of(hr, suit), held)
+            ):
                 return True
         return False
     leader_hand = hl if leader == 1 else hr
@@ -736,16 +739,9 @@ def _sure_duck(hd: int, hl: int, hr: int, leader: int) -> bool:
         led = _suit_of(leader_hand, suit)
         if held == 0 or led == 0 or LOW_BIT[led] > LOW_BIT[held]:
             continue
-        if not _must_overtake(partner, held, suit):
+        if not _must_overtake(_suit_of(partner, suit), held):
             return False
     return True
-
-
-@njit(cache=True, nogil=True)
-def _must_overtake(defender: int, held: int, suit: int) -> bool:
-    """Does the defender hold cards of ``suit``, all above the declarer's lowest (of ``held``)?"""
-    cards = _suit_of(defender, suit)
-    return cards != 0 and LOW_BIT[cards] > LOW_BIT[held]
 
 
 @njit(cache=True, nogil=True)

@@ -292,23 +292,36 @@ def _free_catches(owners: np.ndarray, length: int, table: np.ndarray) -> bool:
 
 
 @njit(cache=True)
+def _owner_mask(owners: np.ndarray, length: int, seat: int) -> int:
+    """The cards (a bit each, lowest first) that ``seat`` holds of a suit given by ``owners``."""
+    mask = 0
+    for at in range(length):
+        if owners[at] == seat:
+            mask |= 1 << at
+    return mask
+
+
+@njit(cache=True)
+def _must_overtake(cards: int, held: int) -> bool:
+    """Misère: must a defender holding ``cards`` of a suit overtake the declarer's lowest card
+    of it (of ``held``)? Yes if he holds some and all are above it. Holdings are 8-bit masks of
+    the suit, in ranks or in relative ranks alike."""
+    return cards != 0 and LOW_BIT[cards] > LOW_BIT[held]
+
+
+@njit(cache=True)
 def _safe_exit(owners: np.ndarray, length: int, table: np.ndarray) -> bool:
     """Misère, the declarer on lead: can he lead his lowest card of the suit, lose the trick
     for sure (a defender holds only higher cards and must overtake), and stay safe in the suit
     (``_free_catches`` says no) whatever the defenders play to it?"""
-    low = 0
-    while low < length and owners[low] != DECLARER_OWNER:
-        low += 1
-    if low == length:
+    held = _owner_mask(owners, length, DECLARER_OWNER)
+    if held == 0:
         return False
-    must_overtake = False
-    for seat in (LEFT, RIGHT):
-        below = False
-        for at in range(low):
-            below |= owners[at] == seat
-        must_overtake |= _holds(owners, length, seat) and not below
-    if not must_overtake:
+    left_cards = _owner_mask(owners, length, LEFT)
+    right_cards = _owner_mask(owners, length, RIGHT)
+    if not (_must_overtake(left_cards, held) or _must_overtake(right_cards, held)):
         return False
+    low = LOW_BIT[held]
     for left in range(NOBODY, length):
         if not _option(owners, length, left, LEFT):
             continue
