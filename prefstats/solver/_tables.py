@@ -160,11 +160,18 @@ EXIT = 3  # the bit of DEFENCE_CATCH for the declarer's safe exit (after LEFT = 
 
 
 @njit(cache=True)
-def _holds(owners: np.ndarray, length: int, seat: int) -> bool:
-    held = False
+def _owner_mask(owners: np.ndarray, length: int, seat: int) -> int:
+    """The cards (a bit each, lowest first) that ``seat`` holds of a suit given by ``owners``."""
+    mask = 0
     for at in range(length):
-        held |= owners[at] == seat
-    return held
+        if owners[at] == seat:
+            mask |= 1 << at
+    return mask
+
+
+@njit(cache=True)
+def _holds(owners: np.ndarray, length: int, seat: int) -> bool:
+    return _owner_mask(owners, length, seat) != 0
 
 
 @njit(cache=True)
@@ -289,16 +296,6 @@ def _free_catches(owners: np.ndarray, length: int, table: np.ndarray) -> bool:
     return _defence_catches(owners, length, LEFT, table, True) or _defence_catches(
         owners, length, RIGHT, table, True
     )
-
-
-@njit(cache=True)
-def _owner_mask(owners: np.ndarray, length: int, seat: int) -> int:
-    """The cards (a bit each, lowest first) that ``seat`` holds of a suit given by ``owners``."""
-    mask = 0
-    for at in range(length):
-        if owners[at] == seat:
-            mask |= 1 << at
-    return mask
 
 
 @njit(cache=True)
