@@ -28,8 +28,7 @@ from prefstats.solver._search import (
     _bucket,
     _count,
     _declarer_sure_tricks,
-    _defence_cashable,
-    _defender_sure_trumps,
+    _defence_sure_tricks,
     _follow_order,
     _guess,
     _high_card,
@@ -40,7 +39,6 @@ from prefstats.solver._search import (
     _legal,
     _low_card,
     _node_counter,
-    _outranked_suit,
     _pick,
     _position_key,
     _reaches,
@@ -230,22 +228,6 @@ N_FOLLOW_OPTIONS = 4  # keep all; drop the led suit; drop it and the trumps; dro
 
 
 @njit(cache=True, nogil=True)
-def _late_defence(hd: int, hl: int, hr: int, leader: int, trump: int, spare: int) -> int:
-    """Tricks the defence takes for sure in the late-discard game: a defender's sure trump
-    tricks, what a defender on lead cashes at once (``_defence_cashable``), or the trick a
-    declarer on lead loses in a suit he cannot drop whose top card a defender holds."""
-    present = hd | hl | hr
-    defence = max(_defender_sure_trumps(hl, hd, trump), _defender_sure_trumps(hr, hd, trump))
-    if leader == DECLARER:
-        defence = max(defence, _outranked_suit(hd, present, spare))
-    elif leader == 1:
-        defence = max(defence, _defence_cashable(hl, hr, hd, present, trump, spare))
-    elif leader == 2:
-        defence = max(defence, _defence_cashable(hr, hl, hd, present, trump, spare))
-    return defence
-
-
-@njit(cache=True, nogil=True)
 def _follow_option(hand: int, led: int, trump: int, spare: int, option: int) -> tuple[int, int]:
     """The declarer's ``option`` when following in the late-discard game: (dropped cards, legal
     cards), or (-1, 0) when it needs more than ``spare`` cards or changes nothing."""
@@ -280,7 +262,7 @@ def _late_probe(
         return 1, -1
     if target > n_tricks:
         return 0, -1
-    if n_tricks - _late_defence(hd, hl, hr, leader, trump, _count(hd) - n_tricks) < target:
+    if n_tricks - _defence_sure_tricks(hd, hl, hr, leader, trump, _count(hd) - n_tricks) < target:
         return 0, -1
     if _declarer_sure_tricks(hd, hl, hr, leader, trump) >= target:
         return 1, -1  # the declarer's quick tricks: may be generous here, which is safe
@@ -486,10 +468,11 @@ def _trump_of(strain: int) -> int:
 
 @njit(cache=True, nogil=True)
 def _sure_to_fail(hand: int, hl: int, hr: int, leader: int, trump: int, need: int) -> bool:
-    """Do the defence's sure tricks (``_late_defence``) leave every discard from ``hand``
+    """Do the defence's sure tricks (``_defence_sure_tricks``) leave every discard from ``hand``
     short of ``need`` tricks?"""
     n_tricks = _count(hl)
-    return n_tricks - _late_defence(hand, hl, hr, leader, trump, _count(hand) - n_tricks) < need
+    spare = _count(hand) - n_tricks
+    return n_tricks - _defence_sure_tricks(hand, hl, hr, leader, trump, spare) < need
 
 
 @njit(cache=True, nogil=True)

@@ -643,7 +643,7 @@ def _outranked_suit(hd: int, present: int, spare: int) -> int:
 
 @njit(cache=True, nogil=True)
 def _declarer_sure_tricks(hd: int, hl: int, hr: int, leader: int, trump: int) -> int:
-    """The lower bound of ``_contract_bounds``: the declarer's sure trump tricks, or on lead
+    """The lower bound in a contract: the declarer's sure trump tricks, or on lead
     the tricks he cashes at once."""
     present = hd | hl | hr
     lower = _declarer_sure_trumps(hd, present, trump)
@@ -653,20 +653,18 @@ def _declarer_sure_tricks(hd: int, hl: int, hr: int, leader: int, trump: int) ->
 
 
 @njit(cache=True, nogil=True)
-def _contract_bounds(
-    hd: int, hl: int, hr: int, leader: int, trump: int, n_tricks: int
-) -> tuple[int, int]:
-    """Lower and upper bounds on the declarer's tricks in a contract."""
+def _defence_sure_tricks(hd: int, hl: int, hr: int, leader: int, trump: int, spare: int) -> int:
+    """The upper bound's count in a contract: tricks the defence takes for sure, a defender's
+    sure trump tricks, what a defender on lead cashes at once (``_defence_cashable``), or the
+    trick a declarer on lead loses in a suit whose top card a defender holds. ``spare``: the
+    declarer's cards beyond one a trick in the late-discard game (0 in a plain contract)."""
     present = hd | hl | hr
-    lower = _declarer_sure_tricks(hd, hl, hr, leader, trump)
     defence = max(_defender_sure_trumps(hl, hd, trump), _defender_sure_trumps(hr, hd, trump))
     if leader == DECLARER:
-        defence = max(defence, _outranked_suit(hd, present, 0))
-    elif leader == 1:
-        defence = max(defence, _defence_cashable(hl, hr, hd, present, trump, 0))
-    else:
-        defence = max(defence, _defence_cashable(hr, hl, hd, present, trump, 0))
-    return lower, n_tricks - defence
+        return max(defence, _outranked_suit(hd, present, spare))
+    if leader == 1:
+        return max(defence, _defence_cashable(hl, hr, hd, present, trump, spare))
+    return max(defence, _defence_cashable(hr, hl, hd, present, trump, spare))
 
 
 @njit(cache=True, nogil=True)
@@ -1031,8 +1029,12 @@ def _probe(
                 upper = n_tricks - 1
             else:
                 lower = 1
-    else:
-        lower, upper = _contract_bounds(hd, hl, hr, leader, trump, n_tricks)
+    else:  # the declarer's count first: it settles more questions than the defence's
+        if _declarer_sure_tricks(hd, hl, hr, leader, trump) >= target:
+            return 1, -1, NO_HINT, codes
+        if n_tricks - _defence_sure_tricks(hd, hl, hr, leader, trump, 0) < target:
+            return 0, -1, NO_HINT, codes
+        lower, upper = 0, n_tricks
     if lower >= target:
         return 1, -1, NO_HINT, codes
     if upper < target:
