@@ -15,9 +15,8 @@ $(STAMP): pyproject.toml
 # The default study: 100,000 deals with their double-dummy potential, the EV of every bid misère
 # over 100 outcomes a hand (as in the shipped misere_ev table), and the report. Measured on two
 # cores, a fresh clone with the venv built and the kernels compiled from an empty cache: 1 min
-# 47 s and 1 min 45 s in two runs on 2026-12-03; 2 min 52 s and 2 min 56 s the day before, when
-# `prefstats bench potential` took 5.2 to 5.9 ms a deal from six (3.0 to 3.9 ms on 2026-12-03,
-# the same positions searched): the machine's speed varies. A rerun resumes where it stopped.
+# 47 s and 1 min 45 s in two runs on 2026-12-03 (the machine's speed varies from hour to hour;
+# docs/design.md, "Benchmarks"). A rerun resumes where it stopped.
 DEALS ?= 100000
 JOBS ?= 2
 EV_OUTCOMES ?= 100
