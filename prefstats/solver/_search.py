@@ -24,7 +24,7 @@ search with the same leader, tricks left and target (docs/design.md, "Search ord
 sure-trick bounds in contracts (docs/design.md, "Contract bounds") and "stuck" / "safe" /
 "caught by one suit" / "sure duck" bounds in misère (docs/design.md, "Misère bounds"); plain
 minimax for the last two tricks. The discard questions and the dealt potential build on it in
-``_potential``. The table is 2 MB for random deals (it stays in cache) and 64 MB for many
+``_potential``. The table is 512 KB for random deals (it stays in cache) and 32 MB for many
 layouts of one hand, whose rows share positions (``solver._table_for``).
 """
 
@@ -65,10 +65,17 @@ MODE_NO_TRUMP = 0
 MODE_TRUMP = 1
 MODE_MISERE = 2
 
-# Transposition table: buckets of two entries (key, data); data packs the bounds and the depth.
-TT_BUCKET_BITS = 16
-TT_ENTRY_WORDS = 2
-TT_BUCKET_WORDS = 2 * TT_ENTRY_WORDS
+# Transposition table: buckets of two entries of one word each. An entry packs the position's
+# hashed key (``_hashed``, less the bits its bucket's index already fixes) above its data: the
+# bounds, the depth and the hint. Before, an entry took a word for the key and one for the data,
+# in 2**16 buckets (2 MB). Packed, in 2**15 buckets (512 KB), 2,000 random deals were solved 10%
+# to 19% faster in every contract and lead, though 1% to 3% more positions were searched: the
+# search waits on the table's reads, and a smaller table is more often in cache. (2026-12-03,
+# the two versions run in turn in one process; 2**16 packed buckets gained less, and 2**14
+# searched 1% to 5% more positions again and was slower in misère.)
+TT_BUCKET_BITS = 15
+TT_BUCKET_WORDS = 2
+MIN_BUCKET_BITS = 14  # a table has at least 2**14 buckets, so an entry need not keep those bits
 TT_EMPTY = -1
 TT_MIN_TRICKS = 3  # positions with fewer tricks left are solved in closed form
 BOUND_BITS = 4
@@ -80,8 +87,17 @@ RANK_BITS = 3
 HINT_VALID = 1 << (RANK_BITS + 2)
 HINT_MASK = (1 << (RANK_BITS + 3)) - 1
 NO_HINT = 0
-HASH_MULTIPLIER = 0x2545F4914F6CDD1D  # odd 62-bit constant (Knuth/Vigna style multiplicative hash)
+DATA_BITS = HINT_SHIFT + RANK_BITS + 3
+DATA_MASK = (1 << DATA_BITS) - 1
+N_MODES = 3  # no trump, trump, misère (``MODE_*``)
+KEY_BITS = (N_MODES * N_SEATS * N_SUIT_CODES**4 - 1).bit_length()  # ``_position_key``: 57
+KEY_MASK = (1 << KEY_BITS) - 1
+# Odd multipliers and shift-xors: each step permutes the numbers below 2**KEY_BITS.
+HASH_MULTIPLIER = 0x2545F4914F6CDD1D
 HASH_SHIFT = 29
+HASH_MULTIPLIER_2 = 0x3C79AC492BA7B653
+HASH_SHIFT_2 = 31
+assert KEY_BITS - MIN_BUCKET_BITS + DATA_BITS < 63, "an entry's tag and data fill one int64"
 
 # Buckets of ordered moves: hint, first, second, rest; each scanned low or high card first.
 N_BUCKETS = 4
@@ -89,12 +105,14 @@ FIRST_HIGH = 1 << 1
 SECOND_HIGH = 1 << 2
 REST_HIGH = 1 << 3
 
-# The larger table for many layouts of one hand (64 MB): solved in ``solver._layout_order``, all
-# C(20, 10) layouts of the bench's first misère hand took 2.36 / 2.32 s with it against 2.47 /
-# 2.63 s with 2**20 buckets (declarer on lead; 2.93 / 2.83 s against 3.22 / 3.06 s with a
-# defender on lead), the two sizes run in turn; 2**22 gained 2-4% more for twice the memory.
-# All layouts of a no-trump hand (♠A K J 9 ♣A Q 10 ♦A K ♥8, the declarer second) took 1.71 / 1.74
-# s against 1.98 / 1.95 s.
+# The larger table for many layouts of one hand (2**21 buckets, 32 MB): solved in
+# ``solver._layout_order``, all C(20, 10) layouts of the bench's first misère hand took 2.36 /
+# 2.32 s with it against 2.47 / 2.63 s with 2**20 buckets (declarer on lead; 2.93 / 2.83 s against
+# 3.22 / 3.06 s with a defender on lead), the two sizes run in turn; 2**22 gained 2-4% more for
+# twice the memory. All layouts of a no-trump hand (♠A K J 9 ♣A Q 10 ♦A K ♥8, the declarer second)
+# took 1.71 / 1.74 s against 1.98 / 1.95 s. Those runs had two words an entry (64 MB); packed into
+# one (32 MB), the bench's three slow layout settings took 4% to 11% less time, and 2**20 or
+# 2**22 packed buckets did no better (2026-12-03).
 LAYOUT_TABLE_BITS = 21
 
 # Killer moves: after the buckets, one word per (leader seat, tricks left, target) holds the
@@ -106,9 +124,11 @@ KILLER_WORDS = N_SEATS * KILLER_SIZES * KILLER_SIZES
 
 
 def new_table(bucket_bits: int = TT_BUCKET_BITS) -> np.ndarray:
-    """A fresh, empty transposition table of 2**bucket_bits buckets (2 MB by default), the
+    """A fresh, empty transposition table of 2**bucket_bits buckets (512 KB by default), the
     killer moves (``_killer_slot``), then one word counting trick-start positions searched
     (``_node_counter``)."""
+    if bucket_bits < MIN_BUCKET_BITS:
+        raise ValueError(f"a table needs at least {MIN_BUCKET_BITS} bucket bits, got {bucket_bits}")
     buckets = (1 << bucket_bits) * TT_BUCKET_WORDS
     table = np.full(buckets + KILLER_WORDS + 1, TT_EMPTY, dtype=np.int64)
     table[-1] = 0
@@ -416,47 +436,65 @@ def _position_key(codes: tuple[int, int, int, int], leader: int, trump: int, mis
 
 
 @njit(cache=True, nogil=True)
-def _bucket_of(key: int, tt: np.ndarray) -> int:
-    """First word of the key's bucket; the number of buckets is a power of two."""
+def _hashed(key: int) -> int:
+    """The key mixed by a one-to-one map of the keys below 2**KEY_BITS (an odd multiplier, then
+    a shift-xor), so that its low bits, the bucket's index, depend on all of its bits."""
+    mixed = (key * HASH_MULTIPLIER) & KEY_MASK
+    mixed ^= mixed >> HASH_SHIFT
+    mixed = (mixed * HASH_MULTIPLIER_2) & KEY_MASK
+    return mixed ^ (mixed >> HASH_SHIFT_2)
+
+
+@njit(cache=True, nogil=True)
+def _bucket_of(mixed: int, tt: np.ndarray) -> int:
+    """First word of the bucket of a hashed key; the number of buckets is a power of two."""
     buckets = (tt.shape[0] - KILLER_WORDS - 1) // TT_BUCKET_WORDS
-    mixed = key * HASH_MULTIPLIER
-    return ((mixed >> HASH_SHIFT) & (buckets - 1)) * TT_BUCKET_WORDS
+    return (mixed & (buckets - 1)) * TT_BUCKET_WORDS
+
+
+@njit(cache=True, nogil=True)
+def _tag(mixed: int) -> int:
+    """The entry word's key part: the hashed key less its lowest MIN_BUCKET_BITS bits, which
+    its bucket's index holds, so two keys of one bucket have the same tag only if they are the
+    same key. Its data bits are 0; an empty word (TT_EMPTY) matches no tag."""
+    return (mixed >> MIN_BUCKET_BITS) << DATA_BITS
 
 
 @njit(cache=True, nogil=True)
 def _tt_bounds(tt: np.ndarray, key: int, n_tricks: int) -> tuple[int, int, int]:
     """Stored (lower, upper, hint) of a position, or (0, n_tricks, NO_HINT) if absent."""
-    at = _bucket_of(key, tt)
-    for entry in range(0, TT_BUCKET_WORDS, TT_ENTRY_WORDS):
-        if tt[at + entry] == key:
-            data = tt[at + entry + 1]
-            hint = (data >> HINT_SHIFT) & HINT_MASK
-            return data & BOUND_MASK, (data >> BOUND_BITS) & BOUND_MASK, hint
+    mixed = _hashed(key)
+    at = _bucket_of(mixed, tt)
+    tag = _tag(mixed)
+    for entry in range(TT_BUCKET_WORDS):
+        word = tt[at + entry]
+        if word & ~DATA_MASK == tag:
+            hint = (word >> HINT_SHIFT) & HINT_MASK
+            return word & BOUND_MASK, (word >> BOUND_BITS) & BOUND_MASK, hint
     return 0, n_tricks, NO_HINT
 
 
 @njit(cache=True, nogil=True)
 def _tt_store(tt: np.ndarray, key: int, n_tricks: int, lower: int, upper: int, hint: int) -> None:
     """Record bounds, merging with a stored entry; the deeper entry keeps the first slot."""
-    at = _bucket_of(key, tt)
-    for entry in range(0, TT_BUCKET_WORDS, TT_ENTRY_WORDS):
-        if tt[at + entry] == key:
-            data = tt[at + entry + 1]
-            lower = max(lower, data & BOUND_MASK)
-            upper = min(upper, (data >> BOUND_BITS) & BOUND_MASK)
+    mixed = _hashed(key)
+    at = _bucket_of(mixed, tt)
+    tag = _tag(mixed)
+    for entry in range(TT_BUCKET_WORDS):
+        word = tt[at + entry]
+        if word & ~DATA_MASK == tag:
+            lower = max(lower, word & BOUND_MASK)
+            upper = min(upper, (word >> BOUND_BITS) & BOUND_MASK)
             if hint == NO_HINT:
-                hint = (data >> HINT_SHIFT) & HINT_MASK
-            tt[at + entry + 1] = _tt_data(lower, upper, n_tricks, hint)
+                hint = (word >> HINT_SHIFT) & HINT_MASK
+            tt[at + entry] = tag | _tt_data(lower, upper, n_tricks, hint)
             return
-    first_depth = (tt[at + 1] >> (2 * BOUND_BITS)) & BOUND_MASK
+    first_depth = (tt[at] >> (2 * BOUND_BITS)) & BOUND_MASK
     if tt[at] == TT_EMPTY or n_tricks >= first_depth:
-        tt[at + 2] = tt[at]
-        tt[at + 3] = tt[at + 1]
-        tt[at] = key
-        tt[at + 1] = _tt_data(lower, upper, n_tricks, hint)
+        tt[at + 1] = tt[at]
+        tt[at] = tag | _tt_data(lower, upper, n_tricks, hint)
     else:
-        tt[at + 2] = key
-        tt[at + 3] = _tt_data(lower, upper, n_tricks, hint)
+        tt[at + 1] = tag | _tt_data(lower, upper, n_tricks, hint)
 
 
 @njit(cache=True, nogil=True)
