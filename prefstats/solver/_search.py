@@ -461,34 +461,39 @@ def _tag(mixed: int) -> int:
 
 
 @njit(cache=True, nogil=True)
-def _tt_bounds(tt: np.ndarray, key: int, n_tricks: int) -> tuple[int, int, int]:
-    """Stored (lower, upper, hint) of a position, or (0, n_tricks, NO_HINT) if absent."""
+def _find_entry(tt: np.ndarray, key: int) -> tuple[int, int, int]:
+    """(first word of the key's bucket, the key's tag, its entry's slot in the bucket or -1)."""
     mixed = _hashed(key)
     at = _bucket_of(mixed, tt)
     tag = _tag(mixed)
     for entry in range(TT_BUCKET_WORDS):
-        word = tt[at + entry]
-        if word & ~DATA_MASK == tag:
-            hint = (word >> HINT_SHIFT) & HINT_MASK
-            return word & BOUND_MASK, (word >> BOUND_BITS) & BOUND_MASK, hint
-    return 0, n_tricks, NO_HINT
+        if tt[at + entry] & ~DATA_MASK == tag:
+            return at, tag, entry
+    return at, tag, -1
+
+
+@njit(cache=True, nogil=True)
+def _tt_bounds(tt: np.ndarray, key: int, n_tricks: int) -> tuple[int, int, int]:
+    """Stored (lower, upper, hint) of a position, or (0, n_tricks, NO_HINT) if absent."""
+    at, _, slot = _find_entry(tt, key)
+    if slot < 0:
+        return 0, n_tricks, NO_HINT
+    word = tt[at + slot]
+    return word & BOUND_MASK, (word >> BOUND_BITS) & BOUND_MASK, (word >> HINT_SHIFT) & HINT_MASK
 
 
 @njit(cache=True, nogil=True)
 def _tt_store(tt: np.ndarray, key: int, n_tricks: int, lower: int, upper: int, hint: int) -> None:
     """Record bounds, merging with a stored entry; the deeper entry keeps the first slot."""
-    mixed = _hashed(key)
-    at = _bucket_of(mixed, tt)
-    tag = _tag(mixed)
-    for entry in range(TT_BUCKET_WORDS):
-        word = tt[at + entry]
-        if word & ~DATA_MASK == tag:
-            lower = max(lower, word & BOUND_MASK)
-            upper = min(upper, (word >> BOUND_BITS) & BOUND_MASK)
-            if hint == NO_HINT:
-                hint = (word >> HINT_SHIFT) & HINT_MASK
-            tt[at + entry] = tag | _tt_data(lower, upper, n_tricks, hint)
-            return
+    at, tag, slot = _find_entry(tt, key)
+    if slot >= 0:
+        word = tt[at + slot]
+        lower = max(lower, word & BOUND_MASK)
+        upper = min(upper, (word >> BOUND_BITS) & BOUND_MASK)
+        if hint == NO_HINT:
+            hint = (word >> HINT_SHIFT) & HINT_MASK
+        tt[at + slot] = tag | _tt_data(lower, upper, n_tricks, hint)
+        return
     first_depth = (tt[at] >> (2 * BOUND_BITS)) & BOUND_MASK
     if tt[at] == TT_EMPTY or n_tricks >= first_depth:
         tt[at + 1] = tt[at]
