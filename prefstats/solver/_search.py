@@ -437,8 +437,8 @@ def _position_key(codes: tuple[int, int, int, int], leader: int, trump: int, mis
 
 @njit(cache=True, nogil=True)
 def _hashed(key: int) -> int:
-    """The key mixed by a one-to-one map of the keys below 2**KEY_BITS (an odd multiplier, then
-    a shift-xor), so that its low bits, the bucket's index, depend on all of its bits."""
+    """The key mixed by a one-to-one map of the keys below 2**KEY_BITS (an odd multiplier and a
+    shift-xor, twice), so that its low bits, the bucket's index, depend on all of its bits."""
     mixed = (key * HASH_MULTIPLIER) & KEY_MASK
     mixed ^= mixed >> HASH_SHIFT
     mixed = (mixed * HASH_MULTIPLIER_2) & KEY_MASK
