@@ -516,10 +516,8 @@ def misere_one_suit_catch(hands: Sequence[int], *, leader: int, declarer: int = 
     masks = _check_hands(hands)
     declarer, kernel_leader = _check_defender_lead(declarer, leader)
     hd, hl, hr = _from_declarer(masks, declarer)
-    suits = (1 << N_SUITS) - 1
-    codes = _search._all_codes(hd, hl, hr)
-    leader_hand = _search._seat_hand(kernel_leader, hd, hl, hr)
-    return bool(_search._defence_catch(leader_hand, kernel_leader, suits, codes))
+    flags = _search._suit_flags(_search._all_codes(hd, hl, hr))
+    return bool(_search._defence_catch(kernel_leader, _search.ONE_PER_SUIT, flags))
 
 
 def misere_safe(hands: Sequence[int], *, declarer: int = 0, on_lead: bool = False) -> bool:
@@ -547,8 +545,8 @@ def misere_safe(hands: Sequence[int], *, declarer: int = 0, on_lead: bool = Fals
     hd, hl, hr = _from_declarer(masks, declarer)
     codes = _search._all_codes(hd, hl, hr)
     if on_lead:
-        return _search._safe_on_lead(hd, codes)
-    return _search._unsafe_suits(hd, codes) == 0
+        return _search._safe_on_lead(codes)
+    return _search._unsafe_cards(codes) == 0
 
 
 def misere_unsafe_suits(hands: np.ndarray, *, declarer: int = 0) -> np.ndarray:

@@ -42,9 +42,11 @@ from prefstats.solver._tables import (
     EXIT,
     FREE,
     HIGH_BIT,
+    HOLDS,
     LENGTH_OFFSET,
     LOW_BIT,
     N_SUIT_CODES,
+    OPEN,
     OUTRANKED,
     RUN_TOPS,
     SELECT,
@@ -172,16 +174,6 @@ def _low_card(cards: int) -> int:
 def _high_card(cards: int) -> int:
     """Bit index of the highest card of a non-empty mask."""
     return INT64_TOP_BIT - leading_zeros(cards)  # type: ignore[call-arg]
-
-
-@njit(cache=True, nogil=True)
-def _cards_of_suits(suits: int) -> int:
-    """Every card of the suits in ``suits`` (a bit each)."""
-    out = 0
-    for suit in range(N_SUITS):
-        if (suits >> suit) & 1:
-            out |= _suit_cards(suit)
-    return out
 
 
 @njit(cache=True, nogil=True)
@@ -721,35 +713,26 @@ def _misere_bounds(
     wins every trick he follows suit to, and on lead he wins and leads again: he takes every
     trick once he is on lead, or once a defender on lead plays a suit he holds.
     Safe: no suit of his could catch him even if the defence led it from either hand and threw
-    its cards away at will (``_unsafe_suits``). Then he never wins a trick and never leads: he
+    its cards away at will (``_unsafe_cards``). Then he never wins a trick and never leads: he
     takes none (dropping his top card of a suit when he cannot follow keeps him safe in it). On
     lead he is safe too if he can lead his lowest card of a suit where a defender must overtake
     it, and stays safe once that trick is gone (``DEFENCE_CATCH``'s ``EXIT`` bit).
     Caught: a defender on lead takes him at least one trick by leading one suit
     (``_defence_catch``).
     """
-    defence = hl | hr
-    stuck = True
-    unsafe_suits = _unsafe_suits(hd, codes)
-    leader_hand = _seat_hand(leader, hd, hl, hr)
-    can_force = False
-    for suit in range(N_SUITS):
-        held = _suit_of(hd, suit)
-        if held == 0:
-            continue
-        can_force |= _suit_of(leader_hand, suit) != 0
-        others = _suit_of(defence, suit)
-        if others and HIGH_BIT[others] > LOW_BIT[held]:
-            stuck = False
+    flags = _suit_flags(codes)
+    unsafe = (flags >> FREE) & ONE_PER_SUIT
+    stuck = (flags >> OPEN) & ONE_PER_SUIT == 0
     if leader != DECLARER:
-        if unsafe_suits == 0:
+        if unsafe == 0:
             return 0, 0
-        if stuck and can_force:
+        led = (flags >> (HOLDS + leader)) & ONE_PER_SUIT  # the suits the leader can lead
+        if stuck and (flags >> (HOLDS + DECLARER)) & led:
             return n_tricks, n_tricks
-        return (1 if _defence_catch(leader_hand, leader, unsafe_suits, codes) else 0), n_tricks
+        return (1 if _defence_catch(leader, unsafe, flags) else 0), n_tricks
     if stuck:
         return n_tricks, n_tricks
-    if _has_safe_exit(unsafe_suits, codes):
+    if _has_safe_exit(unsafe, flags):
         return 0, 0
     return 0, n_tricks
 
@@ -785,52 +768,68 @@ def _sure_duck(hd: int, hl: int, hr: int, leader: int) -> bool:
     return True
 
 
-@njit(cache=True, nogil=True)
-def _has_safe_exit(unsafe_suits: int, codes: tuple[int, int, int, int]) -> bool:
-    """Misère, the declarer on lead and safe in every suit but ``unsafe_suits``: has he a safe
-    exit (``DEFENCE_CATCH``'s ``EXIT`` bit) in the one suit, if any, where he is not safe? Then
-    he takes no trick."""
-    for suit in range(N_SUITS):
-        if unsafe_suits & ~(1 << suit):
-            continue
-        if DEFENCE_CATCH[codes[suit]] >> EXIT & 1:
-            return True
-    return False
+ONE_PER_SUIT = 0x01010101  # bit 0 of each suit's byte in a ``_suit_flags`` word
 
 
 @njit(cache=True, nogil=True)
-def _safe_on_lead(hd: int, codes: tuple[int, int, int, int]) -> bool:
+def _suit_flags(codes: tuple[int, int, int, int]) -> int:
+    """The four suits' ``DEFENCE_CATCH`` bytes in one word, suit s in byte s as in a hand; so
+    ``(flags >> bit) & ONE_PER_SUIT`` has bit 0 of byte s set where suit s has ``bit``."""
+    c0, c1, c2, c3 = codes
+    return (
+        int(DEFENCE_CATCH[c0])
+        | int(DEFENCE_CATCH[c1]) << SUIT_BITS
+        | int(DEFENCE_CATCH[c2]) << (2 * SUIT_BITS)
+        | int(DEFENCE_CATCH[c3]) << (3 * SUIT_BITS)
+    )
+
+
+@njit(cache=True, nogil=True)
+def _has_safe_exit(unsafe: int, flags: int) -> bool:
+    """Misère, the declarer on lead and safe in every suit but ``unsafe`` (``ONE_PER_SUIT``
+    bits): has he a safe exit (``DEFENCE_CATCH``'s ``EXIT`` bit) in the one suit, if any, where
+    he is not safe? Then he takes no trick."""
+    exits = (flags >> EXIT) & ONE_PER_SUIT
+    if unsafe == 0:
+        return exits != 0
+    return unsafe & (unsafe - 1) == 0 and exits & unsafe != 0
+
+
+@njit(cache=True, nogil=True)
+def _safe_on_lead(codes: tuple[int, int, int, int]) -> bool:
     """Misère, the declarer on lead: is he safe in every suit but one, where he has a safe
     exit?"""
-    return _has_safe_exit(_unsafe_suits(hd, codes), codes)
+    flags = _suit_flags(codes)
+    return _has_safe_exit((flags >> FREE) & ONE_PER_SUIT, flags)
 
 
 @njit(cache=True, nogil=True)
-def _unsafe_suits(hd: int, codes: tuple[int, int, int, int]) -> int:
-    """The suits (a bit each) where the declarer is not safe in misère: he holds cards, and a
+def _unsafe_cards(codes: tuple[int, int, int, int]) -> int:
+    """Every card of the suits where the declarer is not safe in misère: he holds cards, and a
     defence leading the suit from either hand and throwing its cards away at will could catch
-    him in it (``DEFENCE_CATCH``'s ``FREE`` bit of the suit's code in ``codes``)."""
-    unsafe = 0
-    for suit in range(N_SUITS):
-        if _suit_of(hd, suit) and DEFENCE_CATCH[codes[suit]] >> FREE & 1:
-            unsafe |= 1 << suit
-    return unsafe
+    him in it (``DEFENCE_CATCH``'s ``FREE`` bit, set only where he holds cards)."""
+    return ((_suit_flags(codes) >> FREE) & ONE_PER_SUIT) * SUIT_MASK
 
 
 @njit(cache=True, nogil=True)
-def _defence_catch(
-    leader_hand: int, leader: int, suits: int, codes: tuple[int, int, int, int]
-) -> bool:
-    """Misère, a defender on lead: does one of ``suits`` (a bit each) catch the declarer, the
-    defence leading it again and again, each trick's winner leading next (``DEFENCE_CATCH``)?
-    Whatever the other suits hold, everyone must follow while he can, so the trick goes as in
-    the one-suit game."""
+def _unsafe_suits(codes: tuple[int, int, int, int]) -> int:
+    """The suits (a bit each) of ``_unsafe_cards``."""
+    unsafe = _unsafe_cards(codes)
+    suits = 0
     for suit in range(N_SUITS):
-        if not ((suits >> suit) & 1 and _suit_of(leader_hand, suit)):
-            continue
-        if DEFENCE_CATCH[codes[suit]] & (1 << leader):
-            return True
-    return False
+        if _suit_of(unsafe, suit):
+            suits |= 1 << suit
+    return suits
+
+
+@njit(cache=True, nogil=True)
+def _defence_catch(leader: int, suits: int, flags: int) -> bool:
+    """Misère, a defender on lead: does one of ``suits`` (``ONE_PER_SUIT`` bits) catch the
+    declarer, the defence leading it again and again, each trick's winner leading next
+    (``DEFENCE_CATCH``)? Whatever the other suits hold, everyone must follow while he can, so
+    the trick goes as in the one-suit game."""
+    led = (flags >> (HOLDS + leader)) & ONE_PER_SUIT
+    return (flags >> leader) & led & suits != 0
 
 
 # --- move ordering ----------------------------------------------------------------------------
@@ -915,6 +914,10 @@ def _misere_lead_order(
 @njit(cache=True, nogil=True)
 def _follow_moves(hand: int, led: int, present: int, trump: int) -> int:
     """A follower's distinct legal cards: one of each run of equivalent cards."""
+    follow = _suit_of(hand, led)
+    if follow:  # following suit, the usual case: one suit to look up
+        tops = np.int64(RUN_TOPS[(_suit_of(present, led) << SUIT_BITS) | follow])
+        return int(tops) << (SUIT_BITS * led)  # int64 (numba's int() of a uint8 is unsigned)
     return _run_tops(_legal(hand, led, trump), present)
 
 
@@ -1140,7 +1143,7 @@ def _search(
     killer = _killer_slot(tt, leader, n_tricks, target)
     if hint1 == 0:
         hint1 = _killer_card(tt[killer], hand1, moves1)
-    shed_first = _cards_of_suits(_unsafe_suits(hd, codes)) if misere else 0
+    shed_first = _unsafe_cards(codes) if misere else 0
     decisive = NO_HINT
     answer1 = not max1
     for bucket1 in range(N_BUCKETS):
@@ -1378,4 +1381,4 @@ def unsafe_suits_batch(hands: np.ndarray, declarer: int, out: np.ndarray) -> Non
     (``_unsafe_suits``) into ``out``."""
     for deal in range(hands.shape[0]):
         hd, hl, hr = _kernel_hands(hands[deal], declarer)
-        out[deal] = _unsafe_suits(hd, _all_codes(hd, hl, hr))
+        out[deal] = _unsafe_suits(_all_codes(hd, hl, hr))

@@ -27,6 +27,10 @@ play and ``holding`` a subset of it.
   Without that bit the declarer is safe in the suit. Bit ``1 << EXIT`` if the declarer, on
   lead, has a safe exit in the suit: his lowest card, which a defender must overtake, after
   which he stays safe in it (without the ``FREE`` bit) whatever the defenders play to it.
+  Bit ``1 << (HOLDS + owner)`` if that owner holds cards of the suit; bit ``1 << OPEN`` if a
+  defender holds a card above the declarer's lowest (else he is stuck in it: every card of his
+  is above all of theirs). In the search one word holds the four suits' bytes, suit s in byte
+  s as in a hand (``_search._suit_flags``).
 - ``SELECT``: indexed by ``(present << 3) | i``, the rank of the i-th lowest present card (-1 if
   there are not that many), turning a relative rank back into a card.
 - ``OUTRANKED``: how many cards of the holding the other present cards can beat, each beating
@@ -157,6 +161,8 @@ DECLARER_OWNER, LEFT, RIGHT = 0, 1, 2  # owner digits of a suit code
 NOBODY = -1  # a defender out of the suit plays another suit's card, which cannot win
 FREE = 0  # the bit of DEFENCE_CATCH for the defence leading and throwing cards at will
 EXIT = 3  # the bit of DEFENCE_CATCH for the declarer's safe exit (after LEFT = 1 and RIGHT = 2)
+HOLDS = 4  # bit HOLDS + owner of DEFENCE_CATCH: that owner holds cards of the suit (bits 4-6)
+OPEN = 7  # the bit of DEFENCE_CATCH for a defender's card above the declarer's lowest card
 
 
 @njit(cache=True)
@@ -331,6 +337,19 @@ def _safe_exit(owners: np.ndarray, length: int, table: np.ndarray) -> bool:
 
 
 @njit(cache=True)
+def _holdings_bits(owners: np.ndarray, length: int) -> int:
+    """``DEFENCE_CATCH``'s ``HOLDS`` bits (who holds cards of the suit) and its ``OPEN`` bit."""
+    bits = 0
+    for seat in (DECLARER_OWNER, LEFT, RIGHT):
+        if _holds(owners, length, seat):
+            bits |= 1 << (HOLDS + seat)
+    held = _owner_mask(owners, length, DECLARER_OWNER)
+    if held and held != (1 << length) - (1 << LOW_BIT[held]):
+        bits |= 1 << OPEN  # not all the cards from his lowest up are his
+    return bits
+
+
+@njit(cache=True)
 def _fill_defence_catch(table: np.ndarray) -> None:
     """``DEFENCE_CATCH`` for every suit code, shortest suits first (a trick leaves fewer cards).
     Code ``LENGTH_OFFSET[length] + index``: the i-th lowest card's owner is digit i of index."""
@@ -349,6 +368,7 @@ def _fill_defence_catch(table: np.ndarray) -> None:
                 table[code] |= 1 << FREE
             if _safe_exit(owners, length, table):
                 table[code] |= 1 << EXIT
+            table[code] |= _holdings_bits(owners, length)
             code += 1
 
 
