@@ -703,9 +703,7 @@ def _defence_sure_tricks(hd: int, hl: int, hr: int, leader: int, trump: int, spa
 
 
 @njit(cache=True, nogil=True)
-def _misere_bounds(
-    hd: int, hl: int, hr: int, leader: int, n_tricks: int, codes: tuple[int, int, int, int]
-) -> tuple[int, int]:
+def _misere_bounds(leader: int, n_tricks: int, codes: tuple[int, int, int, int]) -> tuple[int, int]:
     """Bounds on the declarer's tricks in misère, from states that last to the end; ``codes``
     are the suits' ownership codes (``_suit_code``).
 
@@ -1069,7 +1067,7 @@ def _probe(
         return (1 if reached else 0), -1, NO_HINT, codes
     if misere:
         codes = _updated_codes(codes, touched, hl, hr, hd | hl | hr)
-        lower, upper = _misere_bounds(hd, hl, hr, leader, n_tricks, codes)
+        lower, upper = _misere_bounds(leader, n_tricks, codes)
         if lower < target <= upper and _asks_this_trick(target, n_tricks, leader):
             if _sure_duck(hd, hl, hr, leader):
                 upper = n_tricks - 1
