@@ -835,12 +835,20 @@ def _defence_catch(leader: int, suits: int, flags: int) -> bool:
 
 @njit(cache=True, nogil=True, inline="always")
 def _lead_order(
-    seat: int, moves: int, hd: int, hl: int, hr: int, present: int, trump: int, misere: int
+    seat: int,
+    moves: int,
+    hd: int,
+    hl: int,
+    hr: int,
+    present: int,
+    trump: int,
+    misere: int,
+    target: int,
 ) -> tuple[int, int, int]:
     """Leader's buckets among ``moves``: (first, second, directions); the rest come last."""
     hand = _seat_hand(seat, hd, hl, hr)
     if misere:
-        return _misere_lead_order(seat, hand, hd, moves, present)
+        return _misere_lead_order(seat, hand, hd, moves, present, target)
     partner = 0 if seat == DECLARER else N_SEATS - seat
     first = 0
     second = 0
@@ -873,9 +881,14 @@ def _lead_order(
 
 @njit(cache=True, nogil=True)
 def _misere_lead_order(
-    seat: int, hand: int, hd: int, moves: int, present: int
+    seat: int, hand: int, hd: int, moves: int, present: int, target: int
 ) -> tuple[int, int, int]:
-    """Misère leads: the declarer leads low; the defence leads where the declarer must win."""
+    """Misère leads, each seat's lowest card of a suit. The declarer leads first where his lowest
+    card is highest, among suits where another seat holds a higher card. A defender out to give
+    the declarer one more trick (``target`` 1) leads first where the declarer's lowest card is
+    highest above his own: the declarer may have to win it. Out to give him more, he leads first
+    where the declarer holds a lower card: the declarer ducks with it and keeps his higher
+    cards, to be caught later (docs/design.md, "Search order")."""
     first = 0
     second = 0
     top_low = -1
@@ -897,7 +910,9 @@ def _misere_lead_order(
             else:
                 second |= 1 << low
         elif declarer_held:
-            if LOW_BIT[declarer_held] > LOW_BIT[held]:
+            if target > 1 and LOW_BIT[declarer_held] < LOW_BIT[held]:
+                first |= 1 << low  # a suit where he can duck: draw his low cards
+            elif target == 1 and LOW_BIT[declarer_held] > LOW_BIT[held]:
                 if LOW_BIT[declarer_held] > top_low:
                     second |= first
                     first = 1 << low
@@ -1136,7 +1151,7 @@ def _search(
     max3 = _is_max(seat3, misere)
     hand1 = _seat_hand(seat1, hd, hl, hr)
     moves1 = _run_tops(hand1, present)
-    first1, second1, dirs1 = _lead_order(seat1, moves1, hd, hl, hr, present, trump, misere)
+    first1, second1, dirs1 = _lead_order(seat1, moves1, hd, hl, hr, present, trump, misere, target)
     hint1 = _hint_card(hint, moves1, present)
     killer = _killer_slot(tt, leader, n_tricks, target)
     if hint1 == 0:
