@@ -311,7 +311,7 @@ def _late_search(
     max3 = _is_max(seat3, 0)
     hand1 = _seat_hand(seat1, hd, hl, hr)
     moves1 = _run_tops(hand1, present)
-    first1, second1, dirs1 = _lead_order(seat1, moves1, hd, hl, hr, present, trump, 0, target)
+    first1, second1, dirs1 = _lead_order(seat1, moves1, hd, hl, hr, present, trump)
     killer = _killer_slot(tt, leader, n_tricks, target)
     killer1 = _killer_card(tt[killer], hand1, moves1)
     answer1 = not max1

@@ -835,20 +835,11 @@ def _defence_catch(leader: int, suits: int, flags: int) -> bool:
 
 @njit(cache=True, nogil=True, inline="always")
 def _lead_order(
-    seat: int,
-    moves: int,
-    hd: int,
-    hl: int,
-    hr: int,
-    present: int,
-    trump: int,
-    misere: int,
-    target: int,
+    seat: int, moves: int, hd: int, hl: int, hr: int, present: int, trump: int
 ) -> tuple[int, int, int]:
-    """Leader's buckets among ``moves``: (first, second, directions); the rest come last."""
+    """Leader's buckets among ``moves`` in a contract: (first, second, directions); the rest
+    come last."""
     hand = _seat_hand(seat, hd, hl, hr)
-    if misere:
-        return _misere_lead_order(seat, hand, hd, moves, present, target)
     partner = 0 if seat == DECLARER else N_SEATS - seat
     first = 0
     second = 0
@@ -881,14 +872,18 @@ def _lead_order(
 
 @njit(cache=True, nogil=True)
 def _misere_lead_order(
-    seat: int, hand: int, hd: int, moves: int, present: int, target: int
+    seat: int, hand: int, hd: int, moves: int, present: int, target: int, unsafe: int
 ) -> tuple[int, int, int]:
-    """Misère leads, each seat's lowest card of a suit. The declarer leads first where his lowest
-    card is highest, among suits where another seat holds a higher card. A defender out to give
-    the declarer one more trick (``target`` 1) leads first where the declarer's lowest card is
-    highest above his own: the declarer may have to win it. Out to give him more, he leads first
-    where the declarer holds a lower card: the declarer ducks with it and keeps his higher
-    cards, to be caught later (docs/design.md, "Search order")."""
+    """Misère leads (docs/design.md, "Search order"), ``target`` the declarer's tricks asked.
+
+    The declarer leads low, first where his lowest card is highest, among suits where another
+    seat holds a higher card. If he may take a trick (``target`` 2 or more), he tries too his
+    top card of each suit where he is not safe (``unsafe``, ``_unsafe_cards``): first where no
+    one holds a higher card (a sure winner), else after the low lead. A defender out to give
+    him one trick leads first where the declarer's lowest card is highest above his own: the
+    declarer may have to win it. Out to give him more, he leads first where the declarer holds
+    a lower card: the declarer ducks with it and keeps his higher cards, to be caught later.
+    """
     first = 0
     second = 0
     top_low = -1
@@ -921,7 +916,29 @@ def _misere_lead_order(
                     second |= 1 << low
             else:
                 second |= 1 << low
+    if seat == DECLARER and target > 1:
+        tops, winners = _unsafe_tops(hand, present, unsafe)
+        if winners:
+            return winners & moves, first & moves, FIRST_HIGH
+        if tops:
+            return first & moves, tops & moves, SECOND_HIGH
     return first & moves, second & moves, 0
+
+
+@njit(cache=True, nogil=True)
+def _unsafe_tops(hand: int, present: int, unsafe: int) -> tuple[int, int]:
+    """Misère, the declarer's ``hand``: (his top card of each suit where he is not safe, those
+    of them that no one beats)."""
+    tops = 0
+    winners = 0
+    for suit in range(N_SUITS):
+        held = _suit_of(hand, suit) & (unsafe >> (SUIT_BITS * suit))
+        if held:
+            top = 1 << (SUIT_BITS * suit + HIGH_BIT[held])
+            tops |= top
+            if HIGH_BIT[held] > HIGH_BIT[_suit_of(present, suit) & ~held]:
+                winners |= top
+    return tops, winners
 
 
 @njit(cache=True, nogil=True)
@@ -1151,12 +1168,17 @@ def _search(
     max3 = _is_max(seat3, misere)
     hand1 = _seat_hand(seat1, hd, hl, hr)
     moves1 = _run_tops(hand1, present)
-    first1, second1, dirs1 = _lead_order(seat1, moves1, hd, hl, hr, present, trump, misere, target)
+    shed_first = _unsafe_cards(codes) if misere else 0
+    if misere:
+        first1, second1, dirs1 = _misere_lead_order(
+            seat1, hand1, hd, moves1, present, target, shed_first
+        )
+    else:
+        first1, second1, dirs1 = _lead_order(seat1, moves1, hd, hl, hr, present, trump)
     hint1 = _hint_card(hint, moves1, present)
     killer = _killer_slot(tt, leader, n_tricks, target)
     if hint1 == 0:
         hint1 = _killer_card(tt[killer], hand1, moves1)
-    shed_first = _unsafe_cards(codes) if misere else 0
     decisive = NO_HINT
     answer1 = not max1
     for bucket1 in range(N_BUCKETS):
