@@ -838,7 +838,8 @@ def _lead_order(
     seat: int, moves: int, hd: int, hl: int, hr: int, present: int, trump: int
 ) -> tuple[int, int, int]:
     """Leader's buckets among ``moves`` in a contract: (first, second, directions); the rest
-    come last."""
+    come last. First the top cards of suits he can cash; then a defender's low card to his
+    partner's top card, else the declarer's highest card of each suit, else each lowest."""
     hand = _seat_hand(seat, hd, hl, hr)
     partner = 0 if seat == DECLARER else N_SEATS - seat
     first = 0
@@ -865,8 +866,11 @@ def _lead_order(
                 second |= 1 << (SUIT_BITS * suit + LOW_BIT[held])
     first &= moves
     second &= moves & ~first
-    if second == 0:
-        second = _low_per_suit(moves) & ~first
+    if second == 0:  # the declarer, or a defender with no way to his partner's top card
+        if seat == DECLARER:
+            second = _high_per_suit(moves) & ~first  # drive out the defence's top cards
+        else:
+            second = _low_per_suit(moves) & ~first
     return first, second, FIRST_HIGH
 
 
