@@ -838,8 +838,9 @@ def _lead_order(
     seat: int, moves: int, hd: int, hl: int, hr: int, present: int, trump: int
 ) -> tuple[int, int, int]:
     """Leader's buckets among ``moves`` in a contract: (first, second, directions); the rest
-    come last. First the top cards of suits he can cash; then a defender's low card to his
-    partner's top card, else the declarer's highest card of each suit, else each lowest."""
+    come last. First the top cards of suits he can cash. Then the declarer's highest card of
+    each suit; a defender's low card to his partner's top card, or without one his lowest card
+    of each suit."""
     hand = _seat_hand(seat, hd, hl, hr)
     partner = 0 if seat == DECLARER else N_SEATS - seat
     first = 0
@@ -935,8 +936,9 @@ def _unsafe_tops(hand: int, present: int, unsafe: int) -> tuple[int, int]:
     of them that no one beats)."""
     tops = 0
     winners = 0
+    unsafe_held = hand & unsafe
     for suit in range(N_SUITS):
-        held = _suit_of(hand, suit) & (unsafe >> (SUIT_BITS * suit))
+        held = _suit_of(unsafe_held, suit)
         if held:
             top = 1 << (SUIT_BITS * suit + HIGH_BIT[held])
             tops |= top
