@@ -342,8 +342,12 @@ def _late_search(
             led = card1 >> SUIT_SHIFT
             answer2 = not max2
             for option2 in range(_options_of(seat2)):
+                if answer2 == max2:
+                    break
                 dropped2, legal2 = _follow_option(hand2, led, trump, spare, option2)
-                moves2 = _run_tops(legal2, present) if dropped2 >= 0 else 0
+                if dropped2 < 0:
+                    continue
+                moves2 = _run_tops(legal2, present)
                 first2, second2, dirs2 = _follow_order(
                     seat2, moves2, led, card1, seat1, seat3, hand3, trump, 0, 0
                 )
@@ -358,8 +362,12 @@ def _late_search(
                         left2 = spare - _count(dropped2)
                         answer3 = not max3
                         for option3 in range(_options_of(seat3)):
+                            if answer3 == max3:
+                                break
                             dropped3, legal3 = _follow_option(hand3, led, trump, left2, option3)
-                            moves3 = _run_tops(legal3, present) if dropped3 >= 0 else 0
+                            if dropped3 < 0:
+                                continue
+                            moves3 = _run_tops(legal3, present)
                             first3, second3, dirs3 = _follow_order(
                                 seat3, moves3, led, best, winner, -1, 0, trump, 0, 0
                             )
