@@ -348,6 +348,7 @@ def _late_search(
                 if dropped2 < 0:
                     continue
                 moves2 = _run_tops(legal2, present)
+                left2 = spare - _count(dropped2)
                 first2, second2, dirs2 = _follow_order(
                     seat2, moves2, led, card1, seat1, seat3, hand3, trump, 0, 0
                 )
@@ -359,7 +360,6 @@ def _late_search(
                         best, winner = card1, seat1
                         if _beats(card2, best, trump):
                             best, winner = card2, seat2
-                        left2 = spare - _count(dropped2)
                         answer3 = not max3
                         for option3 in range(_options_of(seat3)):
                             if answer3 == max3:
