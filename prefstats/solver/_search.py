@@ -476,8 +476,8 @@ def _tt_bounds(tt: np.ndarray, key: int, n_tricks: int) -> tuple[int, int, int]:
 
 @njit(cache=True, nogil=True)
 def _tt_store(tt: np.ndarray, key: int, n_tricks: int, lower: int, upper: int, hint: int) -> None:
-    """Record bounds, merging with a stored entry; a new entry takes the first slot and moves
-    the one there to the second (the most recent first: docs/design.md, "Transposition
+    """Record bounds, merging with a stored entry; the entry with fewer tricks to play keeps
+    the first slot, and a new one replaces the second (docs/design.md, "Transposition
     table")."""
     at, tag, slot = _find_entry(tt, key)
     if slot >= 0:
@@ -488,8 +488,12 @@ def _tt_store(tt: np.ndarray, key: int, n_tricks: int, lower: int, upper: int, h
             hint = (word >> HINT_SHIFT) & HINT_MASK
         tt[at + slot] = tag | _tt_data(lower, upper, n_tricks, hint)
         return
-    tt[at + 1] = tt[at]
-    tt[at] = tag | _tt_data(lower, upper, n_tricks, hint)
+    first_depth = (tt[at] >> (2 * BOUND_BITS)) & BOUND_MASK
+    if tt[at] == TT_EMPTY or n_tricks <= first_depth:
+        tt[at + 1] = tt[at]
+        tt[at] = tag | _tt_data(lower, upper, n_tricks, hint)
+    else:
+        tt[at + 1] = tag | _tt_data(lower, upper, n_tricks, hint)
 
 
 @njit(cache=True, nogil=True)
