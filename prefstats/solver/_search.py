@@ -477,7 +477,7 @@ def _tt_bounds(tt: np.ndarray, key: int, n_tricks: int) -> tuple[int, int, int]:
 @njit(cache=True, nogil=True)
 def _tt_store(tt: np.ndarray, key: int, n_tricks: int, lower: int, upper: int, hint: int) -> None:
     """Record bounds, merging with a stored entry; the entry with fewer tricks to play keeps
-    the first slot, and a new one replaces the second (docs/design.md, "Transposition
+    the first slot, and a new deeper one replaces the second (docs/design.md, "Transposition
     table")."""
     at, tag, slot = _find_entry(tt, key)
     if slot >= 0:
