@@ -17,6 +17,7 @@ from prefstats.game.deal import N_SEATS
 from prefstats.game.rules import MIN_LEVEL
 from prefstats.solver._search import (
     DECLARER,
+    KERNEL,
     N_BUCKETS,
     NO_HINT,
     NO_TRUMP,
@@ -63,7 +64,7 @@ VOID_BONUS = 6  # taken off a trump contract's discard of a whole side doubleton
 # 3.8% fewer positions for the dealt potential from six (docs/design.md, "Dealt potential").
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _discard_cost(card: int, hand: int, present: int, trump: int, misere: int) -> int:
     """Heuristic rank of a discarded card, lower first: in a contract low cards of short side
     suits, in misère high cards (counted by the cards above them)."""
@@ -81,7 +82,7 @@ def _discard_cost(card: int, hand: int, present: int, trump: int, misere: int) -
     return cost
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _pair_cost(a: int, b: int, hand: int, present: int, trump: int, misere: int) -> int:
     """Heuristic rank of discarding cards ``a`` and ``b``: their costs, less ``VOID_BONUS`` in a
     trump contract when they are the hand's only two cards of a side suit (a void to ruff)."""
@@ -246,7 +247,7 @@ def _clean_misere(hand: int, hl: int, hr: int, leader: int, tt: np.ndarray) -> b
 N_FOLLOW_OPTIONS = 4  # keep all; drop the led suit; drop it and the trumps; drop the trumps
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _follow_option(hand: int, led: int, trump: int, spare: int, option: int) -> tuple[int, int]:
     """The declarer's ``option`` when following in the late-discard game: (dropped cards, legal
     cards), or (-1, 0) when it needs more than ``spare`` cards or changes nothing."""
@@ -265,12 +266,12 @@ def _follow_option(hand: int, led: int, trump: int, spare: int, option: int) -> 
     return -1, 0
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _options_of(seat: int) -> int:
     return N_FOLLOW_OPTIONS if seat == DECLARER else 1
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(**KERNEL, inline="always")
 def _late_probe(
     hd: int, hl: int, hr: int, leader: int, target: int, trump: int, tt: np.ndarray
 ) -> tuple[int, int]:
@@ -294,7 +295,7 @@ def _late_probe(
     return UNDECIDED, key
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(**KERNEL, inline="always")
 def _late_next(
     hd: int, hl: int, hr: int, leader: int, target: int, trump: int, tt: np.ndarray
 ) -> tuple[int, int]:
@@ -307,8 +308,7 @@ def _late_next(
 
 @njit(
     boolean(int64, int64, int64, int64, int64, int64, int64, int64[::1]),
-    cache=True,
-    nogil=True,
+    **KERNEL,
 )
 def _late_search(
     hd: int, hl: int, hr: int, leader: int, target: int, trump: int, key: int, tt: np.ndarray
@@ -408,8 +408,7 @@ def _late_search(
 
 @njit(
     boolean(int64, int64, int64, int64, int64, int64, int64[::1]),
-    cache=True,
-    nogil=True,
+    **KERNEL,
 )
 def _late_reaches(
     hd: int, hl: int, hr: int, leader: int, target: int, trump: int, tt: np.ndarray
@@ -478,7 +477,7 @@ SETTLED_BY_DISCARDS = 3
 N_STRAINS = 5  # strains 0..3 the suits, 4 no trump
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _seat_of(row: np.ndarray, seat: int) -> tuple[int, int, int, int]:
     """A seat of a deal as a declarer with the talon: (hand of 12, left, right, kernel leader),
     the first hand leading."""
@@ -488,12 +487,12 @@ def _seat_of(row: np.ndarray, seat: int) -> tuple[int, int, int, int]:
     return hand, hl, hr, (N_SEATS - seat) % N_SEATS
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _trump_of(strain: int) -> int:
     return NO_TRUMP if strain == N_STRAINS - 1 else strain
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _sure_to_fail(hand: int, hl: int, hr: int, leader: int, trump: int, need: int) -> bool:
     """Do the defence's sure tricks (``_defence_sure_tricks``) leave every discard from ``hand``
     short of ``need`` tricks?"""
@@ -634,7 +633,7 @@ def best_discard_batch(
 NOT_ASKED = -(1 << 20)  # the estimate of a seat and strain that its sure losers rule out
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _game_estimate(kept: int, hl: int, hr: int, trump: int) -> int:
     """How promising a contract looks, to ask the likeliest first: in a trump contract
     ``_guess``'s fitted tricks, in no trump the top cards held in a row."""

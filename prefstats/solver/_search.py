@@ -57,6 +57,14 @@ from prefstats.solver._tables import (
     _must_overtake,
 )
 
+# Options of the kernels below: compiled once and cached, run without the GIL, and without
+# numba's reference counting (``_nrt=False``, an option numba keeps without documenting it).
+# Counting the references of the table argument cost an atomic increment and decrement at
+# every probe, 6% of the dealt potential's time; no kernel given these options allocates an
+# array or keeps one (docs/design.md, "Reference counting"). The batch loops called from
+# Python keep numba's defaults.
+KERNEL = {"cache": True, "nogil": True, "_nrt": False}
+
 NO_TRUMP = -1
 INT64_TOP_BIT = 63
 SUIT_SHIFT = 3  # card >> SUIT_SHIFT is the card's suit (8 ranks a suit)
@@ -137,7 +145,7 @@ def new_table(bucket_bits: int = TT_BUCKET_BITS) -> np.ndarray:
     return table
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _node_counter(tt: np.ndarray) -> int:
     """Index of the table's last word, the node counter."""
     return tt.shape[0] - 1
@@ -146,17 +154,17 @@ def _node_counter(tt: np.ndarray) -> int:
 # --- bit helpers ------------------------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _suit_of(hand: int, suit: int) -> int:
     return (hand >> (SUIT_BITS * suit)) & SUIT_MASK
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _suit_cards(suit: int) -> int:
     return SUIT_MASK << (SUIT_BITS * suit)
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _count(hand: int) -> int:
     total = 0
     for suit in range(N_SUITS):
@@ -164,19 +172,19 @@ def _count(hand: int) -> int:
     return total
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _low_card(cards: int) -> int:
     """Bit index of the lowest card of a non-empty mask."""
     return trailing_zeros(cards)  # type: ignore[call-arg]
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _high_card(cards: int) -> int:
     """Bit index of the highest card of a non-empty mask."""
     return INT64_TOP_BIT - leading_zeros(cards)  # type: ignore[call-arg]
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _low_per_suit(cards: int) -> int:
     """The lowest card of each suit of ``cards``."""
     out = 0
@@ -187,7 +195,7 @@ def _low_per_suit(cards: int) -> int:
     return out
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _high_per_suit(cards: int) -> int:
     """The highest card of each suit of ``cards``."""
     out = 0
@@ -198,7 +206,7 @@ def _high_per_suit(cards: int) -> int:
     return out
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _seat_hand(seat: int, hd: int, hl: int, hr: int) -> int:
     if seat == 0:
         return hd
@@ -207,7 +215,7 @@ def _seat_hand(seat: int, hd: int, hl: int, hr: int) -> int:
     return hr
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _is_max(seat: int, misere: int) -> bool:
     """Does this seat want the declarer's trick count high?"""
     return (seat == DECLARER) != (misere != 0)
@@ -216,7 +224,7 @@ def _is_max(seat: int, misere: int) -> bool:
 # --- rules ------------------------------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _legal(hand: int, led: int, trump: int) -> int:
     """Legal cards (docs/rules.md, "Play"): follow suit, else trump, else anything."""
     if led < 0:
@@ -231,7 +239,7 @@ def _legal(hand: int, led: int, trump: int) -> int:
     return hand
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _beats(card: int, best: int, trump: int) -> bool:
     """Does ``card`` beat the trick's best card so far (docs/rules.md, "Play")?"""
     card_suit = card >> SUIT_SHIFT
@@ -241,7 +249,7 @@ def _beats(card: int, best: int, trump: int) -> bool:
     return card_suit == trump
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _run_tops(cards: int, present: int) -> int:
     """One card (the highest) of each run of equivalent cards among ``cards``."""
     out = 0
@@ -253,7 +261,7 @@ def _run_tops(cards: int, present: int) -> int:
     return out
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _can_beat(hand: int, led: int, best: int, trump: int) -> bool:
     """Can a player holding ``hand`` beat ``best`` in a trick led in suit ``led``?"""
     legal = _legal(hand, led, trump)
@@ -266,7 +274,7 @@ def _can_beat(hand: int, led: int, best: int, trump: int) -> bool:
     return False
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _last_trick(hd: int, hl: int, hr: int, leader: int, trump: int) -> int:
     """Declarer's tricks (0 or 1) from a one-card ending: play is forced."""
     winner = leader
@@ -280,7 +288,7 @@ def _last_trick(hd: int, hl: int, hr: int, leader: int, trump: int) -> int:
     return 1 if winner == DECLARER else 0
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _two_tricks_reach(
     hd: int, hl: int, hr: int, leader: int, target: int, trump: int, misere: int
 ) -> bool:
@@ -325,7 +333,7 @@ def _two_tricks_reach(
 # --- transposition table ----------------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _suit_code(hl: int, hr: int, present: int, suit: int) -> int:
     """Number the ownership of the suit's remaining cards (relative ranks, seats from declarer)."""
     here = _suit_of(present, suit)
@@ -335,7 +343,7 @@ def _suit_code(hl: int, hr: int, present: int, suit: int) -> int:
     return LENGTH_OFFSET[BIT_COUNT[here]] + TERNARY[left] + 2 * TERNARY[right]
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _sorted4(a: int, b: int, c: int, d: int) -> tuple[int, int, int, int]:
     if a > b:
         a, b = b, a
@@ -350,7 +358,7 @@ def _sorted4(a: int, b: int, c: int, d: int) -> tuple[int, int, int, int]:
     return a, b, c, d
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _sorted3(a: int, b: int, c: int) -> tuple[int, int, int]:
     if a > b:
         a, b = b, a
@@ -361,7 +369,7 @@ def _sorted3(a: int, b: int, c: int) -> tuple[int, int, int]:
     return a, b, c
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _updated_codes(
     codes: tuple[int, int, int, int], touched: int, hl: int, hr: int, present: int
 ) -> tuple[int, int, int, int]:
@@ -384,13 +392,13 @@ ALL_SUITS = (1 << N_SUITS) - 1  # a ``touched`` mask forcing every suit code to 
 NO_CODES = (0, 0, 0, 0)
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _all_codes(hd: int, hl: int, hr: int) -> tuple[int, int, int, int]:
     """Every suit's ownership code (``_suit_code``)."""
     return _updated_codes(NO_CODES, ALL_SUITS, hl, hr, hd | hl | hr)
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _position_key(codes: tuple[int, int, int, int], leader: int, trump: int, misere: int) -> int:
     """A position's exact key: contract kind, leader and the suits' ownership codes.
 
@@ -427,7 +435,7 @@ def _position_key(codes: tuple[int, int, int, int], leader: int, trump: int, mis
     return key * N_SUIT_CODES + d
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _hashed(key: int) -> int:
     """The key mixed by a one-to-one map of the keys below 2**KEY_BITS (an odd multiplier and a
     shift-xor, twice), so that its low bits, the bucket's index, depend on all of its bits."""
@@ -437,14 +445,14 @@ def _hashed(key: int) -> int:
     return mixed ^ (mixed >> HASH_SHIFT_2)
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _bucket_of(mixed: int, tt: np.ndarray) -> int:
     """First word of the bucket of a hashed key; the number of buckets is a power of two."""
     buckets = (tt.shape[0] - KILLER_WORDS - 1) // TT_BUCKET_WORDS
     return (mixed & (buckets - 1)) * TT_BUCKET_WORDS
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _tag(mixed: int) -> int:
     """The entry word's key part: the hashed key less its lowest MIN_BUCKET_BITS bits, which
     its bucket's index holds, so two keys of one bucket have the same tag only if they are the
@@ -452,7 +460,7 @@ def _tag(mixed: int) -> int:
     return (mixed >> MIN_BUCKET_BITS) << DATA_BITS
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _find_entry(tt: np.ndarray, key: int) -> tuple[int, int, int]:
     """(first word of the key's bucket, the key's tag, its entry's slot in the bucket or -1)."""
     mixed = _hashed(key)
@@ -464,7 +472,7 @@ def _find_entry(tt: np.ndarray, key: int) -> tuple[int, int, int]:
     return at, tag, -1
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _tt_bounds(tt: np.ndarray, key: int, n_tricks: int) -> tuple[int, int, int]:
     """Stored (lower, upper, hint) of a position, or (0, n_tricks, NO_HINT) if absent."""
     at, _, slot = _find_entry(tt, key)
@@ -474,7 +482,7 @@ def _tt_bounds(tt: np.ndarray, key: int, n_tricks: int) -> tuple[int, int, int]:
     return word & BOUND_MASK, (word >> BOUND_BITS) & BOUND_MASK, (word >> HINT_SHIFT) & HINT_MASK
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _tt_store(tt: np.ndarray, key: int, n_tricks: int, lower: int, upper: int, hint: int) -> None:
     """Record bounds, merging with a stored entry; the entry with fewer tricks to play keeps
     the first slot, and a new deeper one replaces the second (docs/design.md, "Transposition
@@ -496,12 +504,12 @@ def _tt_store(tt: np.ndarray, key: int, n_tricks: int, lower: int, upper: int, h
         tt[at + 1] = tag | _tt_data(lower, upper, n_tricks, hint)
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _tt_data(lower: int, upper: int, n_tricks: int, hint: int) -> int:
     return lower | (upper << BOUND_BITS) | (n_tricks << (2 * BOUND_BITS)) | (hint << HINT_SHIFT)
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _hint_of(card: int, present: int) -> int:
     """A card as a hint: its suit and its rank among the suit's present cards."""
     suit = card >> SUIT_SHIFT
@@ -509,7 +517,7 @@ def _hint_of(card: int, present: int) -> int:
     return HINT_VALID | (suit << RANK_BITS) | below
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _hint_card(hint: int, moves: int, present: int) -> int:
     """The move (as a one-card mask) of the leader's run holding the hinted card, or 0."""
     if hint == NO_HINT:
@@ -521,14 +529,14 @@ def _hint_card(hint: int, moves: int, present: int) -> int:
     return _run_move(SUIT_BITS * suit + rank, moves)
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _run_move(card: int, moves: int) -> int:
     """The move (as a one-card mask) that stands for ``card``'s run of equivalent cards: the
     lowest of ``moves`` (one card a run) at or above it in its suit."""
     return _low_card_of(moves & _suit_cards(card >> SUIT_SHIFT) & ~((1 << card) - 1))
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _killer_slot(tt: np.ndarray, leader: int, n_tricks: int, target: int) -> int:
     """Index of the killer move of searches with this leader, tricks left and target (a search
     has 1 <= target <= n_tricks: ``_probe`` answers the others)."""
@@ -537,7 +545,7 @@ def _killer_slot(tt: np.ndarray, leader: int, n_tricks: int, target: int) -> int
     )
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _killer_card(killer: int, hand: int, moves: int) -> int:
     """The move (as a one-card mask) of the leader's run holding the killer card, or 0 if
     he does not hold it."""
@@ -549,7 +557,7 @@ def _killer_card(killer: int, hand: int, moves: int) -> int:
 # --- bounds -----------------------------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _cashable_in_suit(held: int, others_a: int, others_b: int, present: int, suit: int) -> int:
     """Tricks the leader cashes in one suit before anyone ruffs: his top cards in a row, or all
     his cards of the suit once those tops outlast both others' cards of it."""
@@ -558,7 +566,7 @@ def _cashable_in_suit(held: int, others_a: int, others_b: int, present: int, sui
     return int(BIT_COUNT[held]) if tops >= longest else tops
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _cashable(
     hand: int, others_a: int, others_b: int, present: int, trump: int, spare_a: int
 ) -> int:
@@ -584,7 +592,7 @@ def _cashable(
     return total
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _defence_cashable(
     leader_hand: int, partner: int, declarer: int, present: int, trump: int, spare: int
 ) -> int:
@@ -615,7 +623,7 @@ def _defence_cashable(
     return own
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _cash_both(leader_hand: int, partner: int, declarer: int, present: int) -> int:
     """No trump, the partner reachable (``_defence_cashable``): the leader cashes his suits,
     then gives his partner the lead, who cashes the other suits. Counted only if the partner,
@@ -642,7 +650,7 @@ def _cash_both(leader_hand: int, partner: int, declarer: int, present: int) -> i
     return total if throws <= spare_cards else 0
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _declarer_sure_trumps(hand: int, present: int, trump: int) -> int:
     """The declarer's sure trump tricks: each of his trumps falls in its own trick and wins it
     unless a defender's higher trump falls there too, and each of those beats one of his."""
@@ -652,7 +660,7 @@ def _declarer_sure_trumps(hand: int, present: int, trump: int) -> int:
     return int(BIT_COUNT[held]) - int(OUTRANKED[(_suit_of(present, trump) << SUIT_BITS) | held])
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _defender_sure_trumps(hand: int, declarer: int, trump: int) -> int:
     """A defender's sure trump tricks: each of his trumps falls in its own trick, which the
     defence wins unless the declarer's higher trump falls there too, each of those beating one
@@ -664,7 +672,7 @@ def _defender_sure_trumps(hand: int, declarer: int, trump: int) -> int:
     return int(BIT_COUNT[held]) - int(OUTRANKED[(both << SUIT_BITS) | held])
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _outranked_suit(hd: int, present: int, spare: int) -> int:
     """1 if the declarer, on lead, holds more than ``spare`` cards of a suit whose top card a
     defender holds: then the defence takes a trick. (Winning every trick, he would lead every
@@ -678,7 +686,7 @@ def _outranked_suit(hd: int, present: int, spare: int) -> int:
     return 0
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _declarer_sure_tricks(hd: int, hl: int, hr: int, leader: int, trump: int) -> int:
     """The lower bound in a contract: the declarer's sure trump tricks, or on lead
     the tricks he cashes at once."""
@@ -689,7 +697,7 @@ def _declarer_sure_tricks(hd: int, hl: int, hr: int, leader: int, trump: int) ->
     return lower
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _defence_sure_tricks(hd: int, hl: int, hr: int, leader: int, trump: int, spare: int) -> int:
     """The upper bound's count in a contract: tricks the defence takes for sure, a defender's
     sure trump tricks, what a defender on lead cashes at once (``_defence_cashable``), or the
@@ -704,7 +712,7 @@ def _defence_sure_tricks(hd: int, hl: int, hr: int, leader: int, trump: int, spa
     return max(defence, _defence_cashable(hr, hl, hd, present, trump, spare))
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _misere_bounds(leader: int, n_tricks: int, codes: tuple[int, int, int, int]) -> tuple[int, int]:
     """Bounds on the declarer's tricks in misère, from states that last to the end; ``codes``
     are the suits' ownership codes (``_suit_code``).
@@ -737,7 +745,7 @@ def _misere_bounds(leader: int, n_tricks: int, codes: tuple[int, int, int, int])
     return 0, n_tricks
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _sure_duck(hd: int, hl: int, hr: int, leader: int) -> bool:
     """Misère: can the declarer lose the trick about to start whatever the defence plays?
 
@@ -771,7 +779,7 @@ def _sure_duck(hd: int, hl: int, hr: int, leader: int) -> bool:
 ONE_PER_SUIT = 0x01010101  # bit 0 of each suit's byte in a ``_suit_flags`` word
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _suit_flags(codes: tuple[int, int, int, int]) -> int:
     """The four suits' ``DEFENCE_CATCH`` bytes in one word, suit s in byte s as in a hand; so
     ``(flags >> bit) & ONE_PER_SUIT`` has bit 0 of byte s set where suit s has ``bit``."""
@@ -784,7 +792,7 @@ def _suit_flags(codes: tuple[int, int, int, int]) -> int:
     )
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _has_safe_exit(unsafe: int, flags: int) -> bool:
     """Misère, the declarer on lead and safe in every suit but ``unsafe`` (``ONE_PER_SUIT``
     bits): has he a safe exit (``DEFENCE_CATCH``'s ``EXIT`` bit) in the one suit, if any, where
@@ -795,7 +803,7 @@ def _has_safe_exit(unsafe: int, flags: int) -> bool:
     return unsafe & (unsafe - 1) == 0 and exits & unsafe != 0
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _safe_on_lead(codes: tuple[int, int, int, int]) -> bool:
     """Misère, the declarer on lead: is he safe in every suit but one, where he has a safe
     exit?"""
@@ -803,7 +811,7 @@ def _safe_on_lead(codes: tuple[int, int, int, int]) -> bool:
     return _has_safe_exit((flags >> FREE) & ONE_PER_SUIT, flags)
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _unsafe_cards(codes: tuple[int, int, int, int]) -> int:
     """Every card of the suits where the declarer is not safe in misère: he holds cards, and a
     defence leading the suit from either hand and throwing its cards away at will could catch
@@ -811,7 +819,7 @@ def _unsafe_cards(codes: tuple[int, int, int, int]) -> int:
     return ((_suit_flags(codes) >> FREE) & ONE_PER_SUIT) * SUIT_MASK
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _unsafe_suits(codes: tuple[int, int, int, int]) -> int:
     """The suits (a bit each) of ``_unsafe_cards``."""
     unsafe = _unsafe_cards(codes)
@@ -822,7 +830,7 @@ def _unsafe_suits(codes: tuple[int, int, int, int]) -> int:
     return suits
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _defence_catch(leader: int, suits: int, flags: int) -> bool:
     """Misère, a defender on lead: does one of ``suits`` (``ONE_PER_SUIT`` bits) catch the
     declarer, the defence leading it again and again, each trick's winner leading next
@@ -835,7 +843,7 @@ def _defence_catch(leader: int, suits: int, flags: int) -> bool:
 # --- move ordering ----------------------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(**KERNEL, inline="always")
 def _lead_order(
     seat: int, moves: int, hd: int, hl: int, hr: int, present: int, trump: int
 ) -> tuple[int, int, int]:
@@ -877,7 +885,7 @@ def _lead_order(
     return first, second, FIRST_HIGH
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _misere_lead_order(
     seat: int, hand: int, hd: int, moves: int, present: int, target: int, unsafe: int
 ) -> tuple[int, int, int]:
@@ -932,7 +940,7 @@ def _misere_lead_order(
     return first & moves, second & moves, 0
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _unsafe_tops(hand: int, present: int, unsafe: int) -> tuple[int, int]:
     """Misère, the declarer's ``hand``: (his top card of each suit where he is not safe, those
     of them that no one beats)."""
@@ -949,7 +957,7 @@ def _unsafe_tops(hand: int, present: int, unsafe: int) -> tuple[int, int]:
     return tops, winners
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _follow_moves(hand: int, led: int, present: int, trump: int) -> int:
     """A follower's distinct legal cards: one of each run of equivalent cards."""
     follow = _suit_of(hand, led)
@@ -959,7 +967,7 @@ def _follow_moves(hand: int, led: int, present: int, trump: int) -> int:
     return _run_tops(_legal(hand, led, trump), present)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(**KERNEL, inline="always")
 def _follow_order(
     seat: int,
     moves: int,
@@ -1000,7 +1008,7 @@ def _follow_order(
     return safe, _low_per_suit(moves & ~beating), 0
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _beating(cards: int, best: int, trump: int) -> int:
     """The cards that would beat the trick's best card so far."""
     best_suit = best >> SUIT_SHIFT
@@ -1010,14 +1018,14 @@ def _beating(cards: int, best: int, trump: int) -> int:
     return out
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _low_card_of(cards: int) -> int:
     if cards == 0:
         return 0
     return 1 << _low_card(cards)
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _misere_follow_order(
     seat: int,
     moves: int,
@@ -1044,12 +1052,12 @@ def _misere_follow_order(
     return moves, 0, FIRST_HIGH
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _pick(cards: int, high_first: int) -> int:
     return _high_card(cards) if high_first else _low_card(cards)
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _bucket(index: int, hint: int, first: int, second: int, moves: int) -> int:
     if index == 0:
         return hint & moves
@@ -1067,14 +1075,14 @@ def _bucket(index: int, hint: int, first: int, second: int, moves: int) -> int:
 UNDECIDED = -1
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _asks_this_trick(target: int, n_tricks: int, leader: int) -> bool:
     """Misère: does the null-window question turn on the trick about to start (``_sure_duck``)?
     "Every trick?" fails if he can lose this one; "one trick?", on lead, holds if he cannot."""
     return target == n_tricks or (target == 1 and leader == DECLARER)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(**KERNEL, inline="always")
 def _probe(
     hd: int,
     hl: int,
@@ -1140,8 +1148,7 @@ def _probe(
     boolean(
         int64, int64, int64, int64, int64, int64, int64, int64, int64, int64, CODES, int64[::1]
     ),
-    cache=True,
-    nogil=True,
+    **KERNEL,
 )
 def _search(
     hd: int,
@@ -1253,8 +1260,7 @@ def _search(
 
 @njit(
     boolean(int64, int64, int64, int64, int64, int64, int64, int64[::1]),
-    cache=True,
-    nogil=True,
+    **KERNEL,
 )
 def _reaches(
     hd: int,
@@ -1293,7 +1299,7 @@ ACE = SUIT_BITS - 1
 KING = SUIT_BITS - 2
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _top_runs(hd: int, present: int) -> int:
     """The declarer's top cards in a row (``TOP_RUN``), summed over the suits."""
     tops = 0
@@ -1302,7 +1308,7 @@ def _top_runs(hd: int, present: int) -> int:
     return tops
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _guess(hd: int, hl: int, hr: int, trump: int, misere: int) -> int:
     """A first target for the null-window steps (each measured best on random deals).
 
@@ -1331,8 +1337,7 @@ def _guess(hd: int, hl: int, hr: int, trump: int, misere: int) -> int:
 
 @njit(
     int64(int64, int64, int64, int64, int64, int64, int64, int64, int64[::1]),
-    cache=True,
-    nogil=True,
+    **KERNEL,
 )
 def exact_value(
     hd: int,
@@ -1357,7 +1362,7 @@ def exact_value(
     return lower
 
 
-@njit(cache=True, nogil=True)
+@njit(**KERNEL)
 def _kernel_hands(row: np.ndarray, declarer: int) -> tuple[int, int, int]:
     """A row of seat hands, renumbered from the declarer."""
     hd = int(row[declarer])
