@@ -30,6 +30,8 @@ layouts of one hand, whose rows share positions (``solver._table_for``).
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import boolean, int8, int64, njit, types, uint8, uint32, void
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
@@ -63,7 +65,7 @@ from prefstats.solver._tables import (
 # every probe, 6% of the dealt potential's time; no kernel given these options allocates an
 # array or keeps one (docs/design.md, "Reference counting"). The batch loops called from
 # Python keep numba's defaults.
-KERNEL = {"cache": True, "nogil": True, "_nrt": False}
+KERNEL: dict[str, Any] = {"cache": True, "nogil": True, "_nrt": False}
 
 NO_TRUMP = -1
 INT64_TOP_BIT = 63
