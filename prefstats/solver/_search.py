@@ -371,7 +371,7 @@ def _sorted3(a: int, b: int, c: int) -> tuple[int, int, int]:
     return a, b, c
 
 
-@njit(**KERNEL)
+@njit(**KERNEL, inline="always")
 def _updated_codes(
     codes: tuple[int, int, int, int], touched: int, hl: int, hr: int, present: int
 ) -> tuple[int, int, int, int]:
@@ -400,7 +400,7 @@ def _all_codes(hd: int, hl: int, hr: int) -> tuple[int, int, int, int]:
     return _updated_codes(NO_CODES, ALL_SUITS, hl, hr, hd | hl | hr)
 
 
-@njit(**KERNEL)
+@njit(**KERNEL, inline="always")
 def _position_key(codes: tuple[int, int, int, int], leader: int, trump: int, misere: int) -> int:
     """A position's exact key: contract kind, leader and the suits' ownership codes.
 
