@@ -52,7 +52,7 @@ from prefstats.solver._search import (
     _tt_store,
     exact_value,
 )
-from prefstats.solver._tables import BIT_COUNT, SUIT_BITS
+from prefstats.solver._tables import SUIT_BITS
 
 # --- best discard -----------------------------------------------------------------------------
 
@@ -70,11 +70,11 @@ def _discard_cost(card: int, hand: int, present: int, trump: int, misere: int) -
     suits, in misère high cards (counted by the cards above them)."""
     suit = card >> SUIT_SHIFT
     here = _suit_of(present, suit)
-    above = BIT_COUNT[here >> ((card & RANK_MASK) + 1)]
+    above = _count(here >> ((card & RANK_MASK) + 1))
     if misere:
         return above
-    below = BIT_COUNT[here & ((1 << (card & RANK_MASK)) - 1)]
-    cost = below + LENGTH_COST * BIT_COUNT[_suit_of(hand, suit)]
+    below = _count(here & ((1 << (card & RANK_MASK)) - 1))
+    cost = below + LENGTH_COST * _count(_suit_of(hand, suit))
     if above == 0:
         cost += SUIT_BITS
     if suit == trump:
@@ -93,7 +93,7 @@ def _pair_cost(a: int, b: int, hand: int, present: int, trump: int, misere: int)
         not misere
         and 0 <= trump != suit
         and b >> SUIT_SHIFT == suit
-        and BIT_COUNT[_suit_of(hand, suit)] == 2
+        and _count(_suit_of(hand, suit)) == 2
     ):
         cost -= VOID_BONUS
     return cost

@@ -35,11 +35,11 @@ from typing import Any
 import numpy as np
 from numba import boolean, int8, int64, njit, types, uint8, uint32, void
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
+from numba.extending import intrinsic
 
 from prefstats.game.cards import N_SUITS, SUIT_MASK
 from prefstats.game.deal import HAND_SIZE, N_SEATS
 from prefstats.solver._tables import (
-    BIT_COUNT,
     DEFENCE_CATCH,
     EXIT,
     FREE,
@@ -166,12 +166,20 @@ def _suit_cards(suit: int) -> int:
     return SUIT_MASK << (SUIT_BITS * suit)
 
 
+@intrinsic
+def _ctpop(typingctx, x):  # type: ignore[no-untyped-def]
+    """The processor's population count of an int64 (LLVM's ctpop)."""
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return builder.ctpop(args[0])
+
+    return int64(int64), codegen
+
+
 @njit(**KERNEL)
-def _count(hand: int) -> int:
-    total = 0
-    for suit in range(N_SUITS):
-        total += BIT_COUNT[_suit_of(hand, suit)]
-    return total
+def _count(cards: int) -> int:
+    """How many cards a mask holds."""
+    return _ctpop(np.int64(cards))  # type: ignore[call-arg]
 
 
 @njit(**KERNEL)
@@ -342,7 +350,7 @@ def _suit_code(hl: int, hr: int, present: int, suit: int) -> int:
     base = here << SUIT_BITS
     left = SQUEEZE[base | _suit_of(hl, suit)]
     right = SQUEEZE[base | _suit_of(hr, suit)]
-    return LENGTH_OFFSET[BIT_COUNT[here]] + TERNARY[left] + 2 * TERNARY[right]
+    return LENGTH_OFFSET[_count(here)] + TERNARY[left] + 2 * TERNARY[right]
 
 
 @njit(**KERNEL)
@@ -515,7 +523,7 @@ def _tt_data(lower: int, upper: int, n_tricks: int, hint: int) -> int:
 def _hint_of(card: int, present: int) -> int:
     """A card as a hint: its suit and its rank among the suit's present cards."""
     suit = card >> SUIT_SHIFT
-    below = BIT_COUNT[_suit_of(present, suit) & ((1 << (card & RANK_MASK)) - 1)]
+    below = _count(_suit_of(present, suit) & ((1 << (card & RANK_MASK)) - 1))
     return HINT_VALID | (suit << RANK_BITS) | below
 
 
@@ -564,8 +572,8 @@ def _cashable_in_suit(held: int, others_a: int, others_b: int, present: int, sui
     """Tricks the leader cashes in one suit before anyone ruffs: his top cards in a row, or all
     his cards of the suit once those tops outlast both others' cards of it."""
     tops = int(TOP_RUN[(_suit_of(present, suit) << SUIT_BITS) | held])
-    longest = max(BIT_COUNT[_suit_of(others_a, suit)], BIT_COUNT[_suit_of(others_b, suit)])
-    return int(BIT_COUNT[held]) if tops >= longest else tops
+    longest = max(_count(_suit_of(others_a, suit)), _count(_suit_of(others_b, suit)))
+    return _count(held) if tops >= longest else tops
 
 
 @njit(**KERNEL)
@@ -587,9 +595,9 @@ def _cashable(
         tops = _cashable_in_suit(held, others_a, others_b, present, suit)
         if tops and trump >= 0 and suit != trump:
             if _suit_of(others_a, trump):
-                tops = min(tops, max(0, int(BIT_COUNT[_suit_of(others_a, suit)]) - spare_a))
+                tops = min(tops, max(0, _count(_suit_of(others_a, suit)) - spare_a))
             if _suit_of(others_b, trump):
-                tops = min(tops, int(BIT_COUNT[_suit_of(others_b, suit)]))
+                tops = min(tops, _count(_suit_of(others_b, suit)))
         total += tops
     return total
 
@@ -615,7 +623,7 @@ def _defence_cashable(
         if (
             0 <= trump != suit
             and _suit_of(declarer, trump)
-            and BIT_COUNT[_suit_of(declarer, suit)] <= spare
+            and _count(_suit_of(declarer, suit)) <= spare
         ):
             continue  # the declarer is, or can make himself, void in it and ruff
         best = max(own, _cashable(partner, declarer, leader_hand, present, trump, spare))
@@ -640,7 +648,7 @@ def _cash_both(leader_hand: int, partner: int, declarer: int, present: int) -> i
         if tops:
             total += tops
             cashed_suits |= 1 << suit
-            throws += max(0, tops - int(BIT_COUNT[_suit_of(partner, suit)]))
+            throws += max(0, tops - _count(_suit_of(partner, suit)))
     spare_cards = 0
     for suit in range(N_SUITS):
         held = _suit_of(partner, suit)
@@ -648,7 +656,7 @@ def _cash_both(leader_hand: int, partner: int, declarer: int, present: int) -> i
             continue
         tops = _cashable_in_suit(held, declarer, leader_hand, present, suit)
         total += tops
-        spare_cards += int(BIT_COUNT[held]) - tops
+        spare_cards += _count(held) - tops
     return total if throws <= spare_cards else 0
 
 
@@ -659,7 +667,7 @@ def _declarer_sure_trumps(hand: int, present: int, trump: int) -> int:
     if trump < 0:
         return 0
     held = _suit_of(hand, trump)
-    return int(BIT_COUNT[held]) - int(OUTRANKED[(_suit_of(present, trump) << SUIT_BITS) | held])
+    return _count(held) - int(OUTRANKED[(_suit_of(present, trump) << SUIT_BITS) | held])
 
 
 @njit(**KERNEL)
@@ -671,7 +679,7 @@ def _defender_sure_trumps(hand: int, declarer: int, trump: int) -> int:
         return 0
     held = _suit_of(hand, trump)
     both = held | _suit_of(declarer, trump)
-    return int(BIT_COUNT[held]) - int(OUTRANKED[(both << SUIT_BITS) | held])
+    return _count(held) - int(OUTRANKED[(both << SUIT_BITS) | held])
 
 
 @njit(**KERNEL)
@@ -683,7 +691,7 @@ def _outranked_suit(hd: int, present: int, spare: int) -> int:
     drops cards only when following.)"""
     for suit in range(N_SUITS):
         held = _suit_of(hd, suit)
-        if BIT_COUNT[held] > spare and HIGH_BIT[_suit_of(present, suit)] > HIGH_BIT[held]:
+        if _count(held) > spare and HIGH_BIT[_suit_of(present, suit)] > HIGH_BIT[held]:
             return 1
     return 0
 
@@ -1324,7 +1332,7 @@ def _guess(hd: int, hl: int, hr: int, trump: int, misere: int) -> int:
     if trump < 0:
         return _top_runs(hd, present) + 1
     defence = hl | hr
-    score = GUESS_OFFSET + GUESS_TRUMPS * BIT_COUNT[_suit_of(hd, trump)]
+    score = GUESS_OFFSET + GUESS_TRUMPS * _count(_suit_of(hd, trump))
     score += GUESS_TOPS * _top_runs(hd, present)
     for suit in range(N_SUITS):
         held = _suit_of(hd, suit)
@@ -1332,8 +1340,8 @@ def _guess(hd: int, hl: int, hr: int, trump: int, misere: int) -> int:
         score += GUESS_ACES * ((held >> ACE) & 1) + GUESS_KINGS * ((held >> KING) & 1)
         for rank in range(SUIT_BITS):
             if (held >> rank) & 1:
-                below = BIT_COUNT[others & ((1 << rank) - 1)]
-                score += GUESS_HIGH * (below > BIT_COUNT[others >> (rank + 1)])
+                below = _count(others & ((1 << rank) - 1))
+                score += GUESS_HIGH * (below > _count(others >> (rank + 1)))
     return score // GUESS_SCALE
 
 

@@ -19,7 +19,6 @@ play and ``holding`` a subset of it.
 - ``LENGTH_OFFSET``: where the ownership codes of suits with l present cards start; a suit's
   code is ``LENGTH_OFFSET[l] + sum(owner_i * 3**i)`` with owners 0, 1, 2 for its cards low to high.
 - ``LOW_BIT`` / ``HIGH_BIT``: index of the lowest / highest set bit of an 8-bit mask (-1 if none).
-- ``BIT_COUNT``: number of set bits of an 8-bit mask.
 - ``DEFENCE_CATCH``: indexed by a suit's ownership code (above, owner 0 the declarer, 1 the
   defender on his left, 2 the other). In misère, bit ``1 << leader`` is set if the defender
   ``leader``, on lead, makes the declarer win a trick by leading this suit only, each trick's
@@ -124,7 +123,6 @@ TOP_RUN = _top_run_table()
 TERNARY = _ternary_table()
 LENGTH_OFFSET = _length_offsets()
 LOW_BIT, HIGH_BIT = _bit_index_tables()
-BIT_COUNT = np.array([bin(mask).count("1") for mask in range(SUIT_SIZE)], dtype=np.int64)
 
 
 def _select_table() -> np.ndarray:
