@@ -45,9 +45,10 @@ readme: $(STAMP)
 	fill_readme_blocks, readme_blocks; p = Path('README.md'); \
 	p.write_text(fill_readme_blocks(p.read_text(encoding='utf-8'), readme_blocks()), encoding='utf-8')"
 
-# numba checks only the stamp of the file that defines a cached kernel, so after editing a module
-# whose helpers other modules' kernels inline or call (solver/_search.py), drop every cached kernel.
+# Drops every compiled kernel (the package keeps the caches of its last three versions of the
+# kernel sources, prefstats/game/kernels.py).
 clean-kernels:
+	rm -rf prefstats/__pycache__/prefstats-kernels-*
 	find prefstats -name '*.nbi' -delete -o -name '*.nbc' -delete
 
 clean: clean-kernels

@@ -12,7 +12,9 @@ from __future__ import annotations
 import time
 
 import numpy as np
-from numba import int64, njit
+from numba import int64
+
+from prefstats.game.kernels import njit
 
 REFERENCE_STEPS = 1 << 22
 # 2 MB of int64: the solver's default table was that size until 2026-12-03, and the loop keeps

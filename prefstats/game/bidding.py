@@ -26,6 +26,7 @@ import numba as nb
 import numpy as np
 
 from prefstats.game.deal import N_SEATS
+from prefstats.game.kernels import njit
 from prefstats.game.rules import (
     FIRST_NINE_RANK,
     LADDER,
@@ -207,7 +208,7 @@ def auction_many(limits: np.ndarray, rules: RuleSet | None = None) -> np.ndarray
     return out
 
 
-@nb.njit(nb.void(nb.int8[:, :], nb.boolean, nb.int8[:, :]), cache=True, nogil=True)
+@njit(nb.void(nb.int8[:, :], nb.boolean, nb.int8[:, :]), cache=True, nogil=True)
 def _auction_kernel(limits, tournament_stop, out):  # type: ignore[no-untyped-def]
     """``run_auction`` on ladder ranks, one deal per row; the twin of the Auction records."""
     for i in range(limits.shape[0]):

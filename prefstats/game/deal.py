@@ -53,6 +53,7 @@ from prefstats.game.cards import (
     holding,
     parse_hand,
 )
+from prefstats.game.kernels import njit
 
 SEAT_NAMES = ("first hand", "second hand", "third hand")
 PART_NAMES = (*SEAT_NAMES, "talon")
@@ -465,7 +466,7 @@ _LOW32, _WORD = np.uint64(0xFFFFFFFF), np.uint64(32)
 _U64 = nb.uint64
 
 
-@nb.njit(nb.types.UniTuple(_U64, 4)(_U64, _U64, _U64, _U64, _U64, _U64), cache=True, nogil=True)
+@njit(nb.types.UniTuple(_U64, 4)(_U64, _U64, _U64, _U64, _U64, _U64), cache=True, nogil=True)
 def _philox4x32(c0, c1, c2, c3, k0, k1):  # type: ignore[no-untyped-def]
     """Philox4x32-10 on 32-bit words held in uint64: ten rounds of two 32×32→64 products."""
     for _ in range(PHILOX_ROUNDS):
@@ -477,7 +478,7 @@ def _philox4x32(c0, c1, c2, c3, k0, k1):  # type: ignore[no-untyped-def]
     return c0, c1, c2, c3
 
 
-@nb.njit(
+@njit(
     nb.void(nb.uint32[:], nb.uint64[:], nb.uint32[:], nb.uint64, nb.uint64, nb.int64[:]),
     cache=True,
     nogil=True,
@@ -507,7 +508,7 @@ LANES = 8  # deals unranked in lockstep: independent dependency chains keep the 
 TOP_BIT = 63
 
 
-@nb.njit(
+@njit(
     nb.void(nb.int64[:], nb.uint32[:, :], nb.int64[:], nb.int64, nb.int64[:, :], nb.uint32[:, :]),
     cache=True,
     nogil=True,

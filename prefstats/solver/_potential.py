@@ -10,10 +10,11 @@ when he needs to) instead of one search per discard; docs/design.md, "Dealt pote
 from __future__ import annotations
 
 import numpy as np
-from numba import boolean, int8, int64, njit, types, uint32, void
+from numba import boolean, int8, int64, types, uint32, void
 
 from prefstats.game.cards import N_SUITS
 from prefstats.game.deal import N_SEATS
+from prefstats.game.kernels import njit
 from prefstats.game.rules import MIN_LEVEL
 from prefstats.solver._search import (
     DECLARER,

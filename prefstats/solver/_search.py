@@ -33,12 +33,13 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba import boolean, int8, int64, njit, types, uint8, uint32, void
+from numba import boolean, int8, int64, types, uint8, uint32, void
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 from numba.extending import intrinsic
 
 from prefstats.game.cards import N_SUITS, SUIT_MASK
 from prefstats.game.deal import HAND_SIZE, N_SEATS
+from prefstats.game.kernels import njit
 from prefstats.solver._tables import (
     DEFENCE_CATCH,
     EXIT,

@@ -3,8 +3,7 @@
 ``HOLDS`` and ``OPEN`` bits).
 
 The kernels in ``_search`` read these as global constants, frozen into their compiled (and
-cached) code: after changing a table, delete numba's cache files (``*.nbi``, ``*.nbc`` in
-``__pycache__``) so that it recompiles; touching ``_search.py`` was not enough here.
+cached) code; a change to this file starts a fresh kernel cache (``game.kernels``).
 
 A suit holding is an 8-bit mask (bit = rank, 7..A = 0..7). Two-argument tables are indexed by
 ``(present << SUIT_BITS) | holding``, where ``present`` is the set of the suit's cards still in
@@ -42,10 +41,10 @@ play and ``holding`` a subset of it.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from prefstats.game.cards import N_HOLDINGS, N_RANKS
 from prefstats.game.deal import N_SEATS
+from prefstats.game.kernels import njit
 
 SUIT_BITS = N_RANKS  # one suit's bits in a hand mask
 SUIT_SIZE = N_HOLDINGS  # number of 8-bit holdings
