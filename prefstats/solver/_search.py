@@ -112,6 +112,14 @@ HASH_MULTIPLIER_2 = 0x3C79AC492BA7B653
 HASH_SHIFT_2 = 31
 assert KEY_BITS - MIN_BUCKET_BITS + DATA_BITS < 63, "an entry's tag and data fill one int64"
 
+# Per-suit bit smears (one byte a suit): a shift by k may not cross into the next suit's byte.
+SMEAR_UP_1 = 0xFEFEFEFE
+SMEAR_UP_2 = 0xFCFCFCFC
+SMEAR_UP_4 = 0xF0F0F0F0
+SMEAR_DOWN_1 = 0x7F7F7F7F
+SMEAR_DOWN_2 = 0x3F3F3F3F
+SMEAR_DOWN_4 = 0x0F0F0F0F
+
 # Buckets of ordered moves: hint, first, second, rest; each scanned low or high card first.
 N_BUCKETS = 4
 FIRST_HIGH = 1 << 1
@@ -197,24 +205,22 @@ def _high_card(cards: int) -> int:
 
 @njit(**KERNEL)
 def _low_per_suit(cards: int) -> int:
-    """The lowest card of each suit of ``cards``."""
-    out = 0
-    for suit in range(N_SUITS):
-        held = _suit_of(cards, suit)
-        if held:
-            out |= 1 << (SUIT_BITS * suit + LOW_BIT[held])
-    return out
+    """The lowest card of each suit of ``cards`` (each suit's bits smeared upwards within its
+    byte, then the bottom of each smear)."""
+    up = cards | ((cards << 1) & SMEAR_UP_1)
+    up |= (up << 2) & SMEAR_UP_2
+    up |= (up << 4) & SMEAR_UP_4
+    return up & ~((up << 1) & SMEAR_UP_1)
 
 
 @njit(**KERNEL)
 def _high_per_suit(cards: int) -> int:
-    """The highest card of each suit of ``cards``."""
-    out = 0
-    for suit in range(N_SUITS):
-        held = _suit_of(cards, suit)
-        if held:
-            out |= 1 << (SUIT_BITS * suit + HIGH_BIT[held])
-    return out
+    """The highest card of each suit of ``cards`` (smeared downwards within each suit's byte,
+    then the top of each smear)."""
+    down = cards | ((cards >> 1) & SMEAR_DOWN_1)
+    down |= (down >> 2) & SMEAR_DOWN_2
+    down |= (down >> 4) & SMEAR_DOWN_4
+    return down & ~((down >> 1) & SMEAR_DOWN_1)
 
 
 @njit(**KERNEL)
