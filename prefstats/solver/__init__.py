@@ -495,7 +495,7 @@ def late_discard_reaches(
     if not 1 <= target <= left.bit_count():
         raise ValueError(f"target must be 1..{left.bit_count()} tricks, got {target}")
     reaches = _potential._late_reaches(
-        int(hand12), left, right, relative, int(target), trump_code, _table()
+        int(hand12), left, right, relative, int(target), trump_code, 0, _table()
     )
     return bool(reaches)
 

@@ -34,6 +34,7 @@ from prefstats.solver._search import (
     _follow_order,
     _guess,
     _high_card,
+    _hint_card,
     _is_max,
     _killer_card,
     _killer_slot,
@@ -307,16 +308,46 @@ def _late_next(
     return _late_probe(hd, hl, hr, leader, target, trump, tt)
 
 
+@njit(**KERNEL)
+def _plain_counterpart(
+    hd: int, hl: int, hr: int, leader: int, trump: int, drop: int, moves1: int, tt: np.ndarray
+) -> tuple[int, int]:
+    """What the table knows of the plain position in which the declarer made the discard
+    ``drop`` before the first trick, if the cards played so far fit it (he still holds both
+    spare cards of it, or the one he has not dropped): (its stored lower bound, else 0; the
+    leader's move among ``moves1`` that decided it, else 0).
+
+    Its value is a lower bound of the late-discard position's, and the card that refuted that
+    discard there is the likeliest refutation here (docs/design.md, "Dealt potential")."""
+    n_tricks = _count(hl)
+    kept = hd & ~drop
+    if _count(kept) != n_tricks:
+        return 0, 0
+    key = _position_key(_all_codes(kept, hl, hr), leader, trump, 0)
+    lower, _, hint = _tt_bounds(tt, key, n_tricks)
+    return lower, _hint_card(hint, moves1, kept | hl | hr)
+
+
 @njit(
-    boolean(int64, int64, int64, int64, int64, int64, int64, int64[::1]),
+    boolean(int64, int64, int64, int64, int64, int64, int64, int64, int64[::1]),
     **KERNEL,
 )
 def _late_search(
-    hd: int, hl: int, hr: int, leader: int, target: int, trump: int, key: int, tt: np.ndarray
+    hd: int,
+    hl: int,
+    hr: int,
+    leader: int,
+    target: int,
+    trump: int,
+    drop: int,
+    key: int,
+    tt: np.ndarray,
 ) -> bool:
     """Can the declarer, holding spare cards, take ``target`` tricks in the late-discard game (a
-    contract)? ``_search``'s loops, with the declarer's follow options, the leader trying the
-    killer move first (sharing ``_search``'s). "No" is exact; "yes" may be too generous."""
+    contract)? ``_search``'s loops, with the declarer's follow options. The leader tries first
+    the card that decided the plain position of the discard ``drop`` (the one asked before, 0
+    if none; ``_plain_counterpart``), else the killer move (sharing ``_search``'s). "No" is
+    exact; "yes" may be too generous."""
     tt[_node_counter(tt)] += 1
     n_tricks = _count(hl)
     spare = _count(hd) - n_tricks
@@ -333,7 +364,11 @@ def _late_search(
     moves1 = _run_tops(hand1, present)
     first1, second1, dirs1 = _lead_order(seat1, moves1, hd, hl, hr, present, trump)
     killer = _killer_slot(tt, leader, n_tricks, target)
-    killer1 = _killer_card(tt[killer], hand1, moves1)
+    lower, killer1 = _plain_counterpart(hd, hl, hr, leader, trump, drop, moves1, tt)
+    if lower >= target:
+        return True
+    if killer1 == 0:
+        killer1 = _killer_card(tt[killer], hand1, moves1)
     answer1 = not max1
     for bucket1 in range(N_BUCKETS):
         cards1 = _bucket(bucket1, killer1, first1, second1, moves1)
@@ -392,7 +427,7 @@ def _late_search(
                                     else:
                                         answer3 = _late_search(
                                             hd & kept, hl & kept, hr & kept, last, next_target,
-                                            trump, next_key, tt,
+                                            trump, drop, next_key, tt,
                                         )  # fmt: skip
                         if answer3 == max2:
                             answer2 = answer3
@@ -408,17 +443,18 @@ def _late_search(
 
 
 @njit(
-    boolean(int64, int64, int64, int64, int64, int64, int64[::1]),
+    boolean(int64, int64, int64, int64, int64, int64, int64, int64[::1]),
     **KERNEL,
 )
 def _late_reaches(
-    hd: int, hl: int, hr: int, leader: int, target: int, trump: int, tt: np.ndarray
+    hd: int, hl: int, hr: int, leader: int, target: int, trump: int, drop: int, tt: np.ndarray
 ) -> bool:
-    """Late-discard null-window test at a trick start (``_late_search``): "no" is exact."""
+    """Late-discard null-window test at a trick start (``_late_search``, ``drop`` the discard
+    asked before or 0): "no" is exact."""
     decided, key = _late_next(hd, hl, hr, leader, target, trump, tt)
     if decided != UNDECIDED:
         return decided == 1
-    return _late_search(hd, hl, hr, leader, target, trump, key, tt)
+    return _late_search(hd, hl, hr, leader, target, trump, drop, key, tt)
 
 
 # --- dealt potential --------------------------------------------------------------------------
@@ -518,14 +554,18 @@ def _strain_value(
     if _sure_to_fail(hand, hl, hr, leader, trump, need):
         return -1, SETTLED_SURE_TRICKS
     kept = _first_kept(hand, hl, hr, trump)
-    if need >= LATE_FIRST_NEED or not _reaches(kept, hl, hr, leader, need, trump, 0, tt):
-        if not _late_reaches(hand, hl, hr, leader, need, trump, tt):
+    late_first = need >= LATE_FIRST_NEED
+    if late_first or not _reaches(kept, hl, hr, leader, need, trump, 0, tt):
+        asked = 0 if late_first else hand & ~kept  # the discard the table holds answers for
+        if not _late_reaches(hand, hl, hr, leader, need, trump, asked, tt):
             return -1, SETTLED_LATE
         kept = _find_discard(hand, hl, hr, leader, trump, need, tt)
         if kept < 0:
             return -1, SETTLED_BY_DISCARDS
     value = exact_value(kept, hl, hr, leader, trump, 0, need, MAX_TRICKS, tt)
-    while value < MAX_TRICKS and _late_reaches(hand, hl, hr, leader, value + 1, trump, tt):
+    while value < MAX_TRICKS and _late_reaches(
+        hand, hl, hr, leader, value + 1, trump, hand & ~kept, tt
+    ):
         kept = _find_discard(hand, hl, hr, leader, trump, value + 1, tt)
         if kept < 0:
             break
@@ -685,7 +725,9 @@ def _some_game(row: np.ndarray, tt: np.ndarray) -> bool:
         seat, strain = divmod(order[index], N_STRAINS)
         hand, hl, hr, leader = _seat_of(row, seat)
         trump = _trump_of(strain)
-        if not _late_reaches(hand, hl, hr, leader, MIN_LEVEL, trump, tt):
+        if not _late_reaches(
+            hand, hl, hr, leader, MIN_LEVEL, trump, hand & ~kept[order[index]], tt
+        ):
             continue
         if _find_discard(hand, hl, hr, leader, trump, MIN_LEVEL, tt) >= 0:
             return True
