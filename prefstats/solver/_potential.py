@@ -333,16 +333,9 @@ def _plain_counterpart(
     **KERNEL,
 )
 def _late_search(
-    hd: int,
-    hl: int,
-    hr: int,
-    leader: int,
-    target: int,
-    trump: int,
-    drop: int,
-    key: int,
+    hd: int, hl: int, hr: int, leader: int, target: int, trump: int, drop: int, key: int,
     tt: np.ndarray,
-) -> bool:
+) -> bool:  # fmt: skip
     """Can the declarer, holding spare cards, take ``target`` tricks in the late-discard game (a
     contract)? ``_search``'s loops, with the declarer's follow options. The leader tries first
     the card that decided the plain position of the discard ``drop`` (the one asked before, 0
