@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 from numba import boolean, int8, int64, types, uint8, uint32, void
+from numba.core.typing.templates import Signature
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 from numba.extending import intrinsic
 
@@ -1161,12 +1162,15 @@ def _probe(
     return UNDECIDED, key, hint, codes
 
 
-@njit(
-    boolean(
-        int64, int64, int64, int64, int64, int64, int64, int64, int64, int64, CODES, int64[::1]
-    ),
-    **KERNEL,
-)
+def _search_signature(misere: int) -> Signature:
+    """``_search``'s signature with ``misere`` a constant (a numba literal): it is compiled once
+    for contracts and once for misère, so neither carries the other's branches (docs/design.md,
+    "Kernels and wrappers")."""
+    hands_to_trump = (int64,) * 6  # hd, hl, hr, leader, target, trump
+    return boolean(*hands_to_trump, types.literal(misere), int64, int64, int64, CODES, int64[::1])
+
+
+@njit([_search_signature(0), _search_signature(1)], **KERNEL)
 def _search(
     hd: int,
     hl: int,
@@ -1296,7 +1300,9 @@ def _reaches(
     )
     if decided != UNDECIDED:
         return decided == 1
-    return _search(hd, hl, hr, leader, target, trump, misere, n_tricks, key, hint, codes, tt)
+    if misere:  # a constant 1 or 0 picks the compiled version (``_search_signature``)
+        return _search(hd, hl, hr, leader, target, trump, 1, n_tricks, key, hint, codes, tt)
+    return _search(hd, hl, hr, leader, target, trump, 0, n_tricks, key, hint, codes, tt)
 
 
 # --- drivers ----------------------------------------------------------------------------------
