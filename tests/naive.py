@@ -139,3 +139,59 @@ def naive_best_discard(
 def clear_cache() -> None:
     """Forget memoised positions (call between unrelated deals to bound memory)."""
     _value.cache_clear()
+    _late.cache_clear()
+
+
+def naive_late_value(
+    hand: int, others: tuple[int, int], *, trump: int | None = None, leader: int = 0
+) -> int:
+    """The declarer's (seat 0's) tricks in the late-discard game (docs/design.md, "Dealt
+    potential"), by minimax over every option and legal card: he holds ``hand``, more cards than
+    each defender, and when following may first drop all his cards of the led suit, or all his
+    trumps once void in it, or both, as long as he drops no more than his spare cards in all."""
+    spare = hand.bit_count() - others[0].bit_count()
+    return _late((hand, *others), spare, trump, leader, ())
+
+
+def _suit_mask(suit: int | None) -> int:
+    return 0 if suit is None else ((1 << SUIT_BITS) - 1) << (SUIT_BITS * suit)
+
+
+def _follow_options(hand: int, spare: int, led: int, trump: int | None) -> list[tuple[int, int]]:
+    """The declarer's holdings to follow from, with the spare cards each leaves him."""
+    follow = hand & _suit_mask(led)
+    trumps = hand & _suit_mask(trump) if trump != led else 0
+    n_follow, n_trumps = follow.bit_count(), trumps.bit_count()
+    options = [(hand, spare)]
+    if 1 <= n_follow <= spare:
+        options.append((hand & ~follow, spare - n_follow))
+    if n_follow >= 1 and n_trumps >= 1 and n_follow + n_trumps <= spare:
+        options.append((hand & ~follow & ~trumps, spare - n_follow - n_trumps))
+    if n_follow == 0 and 1 <= n_trumps <= spare:
+        options.append((hand & ~trumps, spare - n_trumps))
+    return options
+
+
+@cache
+def _late(
+    hands: tuple[int, ...], spare: int, trump: int | None, leader: int, trick: tuple[int, ...]
+) -> int:
+    seat = (leader + len(trick)) % N_SEATS
+    if len(trick) == N_SEATS:
+        seats = tuple((leader + step) % N_SEATS for step in range(N_SEATS))
+        winner = trick_winner(trick, seats, trump)
+        won = 1 if winner == 0 else 0
+        if hands[1] == 0:
+            return won
+        return won + _late(hands, spare, trump, winner, ())
+    led_suit = suit_of(trick[0]) if trick else None
+    options = [(hands[seat], spare)]
+    if seat == 0 and led_suit is not None:
+        options = _follow_options(hands[0], spare, led_suit, trump)
+    values = []
+    for holding, left in options:
+        for card in legal_cards(holding, led_suit, trump):
+            after = list(hands)
+            after[seat] = holding & ~(1 << card)
+            values.append(_late(tuple(after), left, trump, leader, (*trick, card)))
+    return max(values) if seat == 0 else min(values)

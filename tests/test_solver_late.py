@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from prefstats.solver import late_discard_reaches
-from tests.naive import clear_cache, naive_best_discard
+from tests.naive import clear_cache, naive_best_discard, naive_late_value
 
 N_CARDS = 32
 TRUMPS = [0, 1, 2, 3, None]
@@ -43,6 +43,23 @@ def test_late_discard_bounds_every_discard(trump: int | None) -> None:
                 equal += late == best
                 total += 1
     assert equal >= 0.8 * total
+
+
+@pytest.mark.parametrize("trump", TRUMPS)
+def test_late_discard_against_its_naive_twin(trump: int | None) -> None:
+    """The search's value equals the late-discard game's, played naively with every follow
+    option, the dominated drops the search skips included (so skipping them changes nothing)."""
+    rng = np.random.default_rng(90 + (4 if trump is None else trump))
+    for size in (2, 3, 4):
+        for leader in range(3):
+            for _ in range(8):
+                cards = [int(card) for card in rng.permutation(N_CARDS)[: 3 * size + 2]]
+                hand = sum(1 << card for card in cards[: size + 2])
+                left = sum(1 << card for card in cards[size + 2 : 2 * size + 2])
+                right = sum(1 << card for card in cards[2 * size + 2 :])
+                clear_cache()
+                naive = naive_late_value(hand, (left, right), trump=trump, leader=leader)
+                assert late_value(hand, left, right, leader, trump) == naive, (hand, left, right)
 
 
 @pytest.mark.parametrize(

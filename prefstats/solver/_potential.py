@@ -269,6 +269,20 @@ def _follow_option(hand: int, led: int, trump: int, spare: int, option: int) -> 
 
 
 @njit(**KERNEL)
+def _dominated_drop(hand: int, led: int, best: int, trump: int, option: int, legal: int) -> bool:
+    """Is the declarer's follow ``option`` (with its ``legal`` cards) never better than keeping
+    his cards? Dropping the led suit only to throw a plain card (no trump to ruff with) loses
+    the trick, and so does following with his lowest card of the suit when that card cannot
+    beat ``best``; following keeps the dropped cards as spare, to be dropped when their suit is
+    led, so he can still play on as after the drop (docs/design.md, "Dealt potential")."""
+    if option == 0 or option == 3:
+        return False
+    if trump >= 0 and legal & _suit_cards(trump):
+        return False
+    return not _beats(_low_card(hand & _suit_cards(led)), best, trump)
+
+
+@njit(**KERNEL)
 def _options_of(seat: int) -> int:
     return N_FOLLOW_OPTIONS if seat == DECLARER else 1
 
@@ -374,7 +388,7 @@ def _late_search(
                 if answer2 == max2:
                     break
                 dropped2, legal2 = _follow_option(hand2, led, trump, spare, option2)
-                if dropped2 < 0:
+                if dropped2 < 0 or _dominated_drop(hand2, led, card1, trump, option2, legal2):
                     continue
                 moves2 = _run_tops(legal2, present)
                 left2 = spare - _count(dropped2)
@@ -394,7 +408,9 @@ def _late_search(
                             if answer3 == max3:
                                 break
                             dropped3, legal3 = _follow_option(hand3, led, trump, left2, option3)
-                            if dropped3 < 0:
+                            if dropped3 < 0 or _dominated_drop(
+                                hand3, led, best, trump, option3, legal3
+                            ):
                                 continue
                             moves3 = _run_tops(legal3, present)
                             first3, second3, dirs3 = _follow_order(
