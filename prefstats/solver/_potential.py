@@ -494,12 +494,26 @@ def _first_kept(hand: int, hl: int, hr: int, trump: int) -> int:
     return hand & ~candidates[0]
 
 
+@njit(**KERNEL)
+def _game_estimate(kept: int, hl: int, hr: int, trump: int) -> int:
+    """How promising a contract with the ``kept`` cards looks (``_some_game`` asks the likeliest
+    first; ``_strain_value`` skips the search of a discard that looks far short): in a trump
+    contract ``_guess``'s fitted tricks, in no trump the top cards held in a row."""
+    if trump >= 0:
+        return _guess(kept, hl, hr, trump, 0)
+    return _top_runs(kept, kept | hl | hr)
+
+
 MAX_TRICKS = 10
 # From this many tricks up the late-discard search comes before the best-looking discard's own
 # search: so many tricks are seldom made, and the late-discard "no" then settles the question
 # alone. Below it the discard's search comes first: it is often "yes", and when it is "no" it
 # fills the table the late-discard search reads (prefstats bench potential measures both).
 LATE_FIRST_NEED = 9
+# The late-discard search also comes first when the best-looking discard's estimate
+# (``_game_estimate``) falls this many tricks or more short of the need: its own search would
+# then seldom say "yes" (docs/design.md, "Dealt potential").
+LATE_FIRST_SHORT = 2
 
 # Counters of ``potential_batch``'s ``stats``; a question is one deal, seat and strain.
 STAT_DEALS = 0
@@ -554,16 +568,19 @@ def _strain_value(
     """Most tricks (at most ``MAX_TRICKS``) the declarer takes in a contract with his best
     discard from ``hand`` if that is at least ``need``, else -1; and what settled it.
 
-    The best-looking discard is asked first (from ``LATE_FIRST_NEED`` up, after one
-    late-discard search) and then solved exactly; above the value found, one late-discard
-    search proves that no discard does better, or else the discards are asked in turn.
+    The best-looking discard is asked first (after one late-discard search from
+    ``LATE_FIRST_NEED`` up, or where its estimate falls ``LATE_FIRST_SHORT`` short) and then
+    solved exactly; above the value found, one late-discard search proves that no discard does
+    better, or else the discards are asked in turn.
     """
     if need > MAX_TRICKS:
         return -1, SETTLED_CAPPED
     if _sure_to_fail(hand, hl, hr, leader, trump, need):
         return -1, SETTLED_SURE_TRICKS
     kept = _first_kept(hand, hl, hr, trump)
-    late_first = need >= LATE_FIRST_NEED
+    late_first = (
+        need >= LATE_FIRST_NEED or _game_estimate(kept, hl, hr, trump) <= need - LATE_FIRST_SHORT
+    )
     if late_first or not _reaches(kept, hl, hr, leader, need, trump, 0, tt):
         asked = 0 if late_first else hand & ~kept  # the discard the table holds answers for
         if not _late_reaches(hand, hl, hr, leader, need, trump, asked, tt):
@@ -681,15 +698,6 @@ def best_discard_batch(
 # --- some seat's game -------------------------------------------------------------------------
 
 NOT_ASKED = -(1 << 20)  # the estimate of a seat and strain that its sure losers rule out
-
-
-@njit(**KERNEL)
-def _game_estimate(kept: int, hl: int, hr: int, trump: int) -> int:
-    """How promising a contract looks, to ask the likeliest first: in a trump contract
-    ``_guess``'s fitted tricks, in no trump the top cards held in a row."""
-    if trump >= 0:
-        return _guess(kept, hl, hr, trump, 0)
-    return _top_runs(kept, kept | hl | hr)
 
 
 @njit(cache=True, nogil=True)
