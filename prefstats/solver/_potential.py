@@ -26,6 +26,7 @@ from prefstats.solver._search import (
     SUIT_SHIFT,
     UNDECIDED,
     _all_codes,
+    _beating,
     _beats,
     _bucket,
     _count,
@@ -269,17 +270,23 @@ def _follow_option(hand: int, led: int, trump: int, spare: int, option: int) -> 
 
 
 @njit(**KERNEL)
-def _dominated_drop(hand: int, led: int, best: int, trump: int, option: int, legal: int) -> bool:
-    """Is the declarer's follow ``option`` (with its ``legal`` cards) never better than keeping
-    his cards? Dropping the led suit only to throw a plain card (no trump to ruff with) loses
-    the trick, and so does following with his lowest card of the suit when that card cannot
-    beat ``best``; following keeps the dropped cards as spare, to be dropped when their suit is
-    led, so he can still play on as after the drop (docs/design.md, "Dealt potential")."""
-    if option == 0 or option == 3:
-        return False
-    if trump >= 0 and legal & _suit_cards(trump):
-        return False
-    return not _beats(_low_card(hand & _suit_cards(led)), best, trump)
+def _worth_dropping(hand: int, led: int, best: int, trump: int, last: bool, legal: int) -> int:
+    """Of the declarer's ``legal`` cards after a drop, those that can end the trick otherwise
+    than a card he could play keeping all his cards (``last``: he plays the trick's last card).
+
+    A card that cannot beat ``best`` ends it as a kept card that cannot; played last, a card
+    that beats ``best`` wins it as a kept card that does. Playing the kept card instead, he
+    still holds the cards he would have dropped and played, with one spare card more for each,
+    and drops each when its suit is led, so he can play on as after the drop: the drop is never
+    better (docs/design.md, "Dealt potential")."""
+    kept_legal = _legal(hand, led, trump)
+    kept_beating = _beating(kept_legal, best, trump)
+    beating = _beating(legal, best, trump)
+    if kept_legal & ~kept_beating:
+        legal = beating
+    if last and kept_beating:
+        legal &= ~beating
+    return legal
 
 
 @njit(**KERNEL)
@@ -388,8 +395,12 @@ def _late_search(
                 if answer2 == max2:
                     break
                 dropped2, legal2 = _follow_option(hand2, led, trump, spare, option2)
-                if dropped2 < 0 or _dominated_drop(hand2, led, card1, trump, option2, legal2):
+                if dropped2 < 0:
                     continue
+                if option2:
+                    legal2 = _worth_dropping(hand2, led, card1, trump, False, legal2)
+                    if legal2 == 0:
+                        continue
                 moves2 = _run_tops(legal2, present)
                 left2 = spare - _count(dropped2)
                 first2, second2, dirs2 = _follow_order(
@@ -408,10 +419,12 @@ def _late_search(
                             if answer3 == max3:
                                 break
                             dropped3, legal3 = _follow_option(hand3, led, trump, left2, option3)
-                            if dropped3 < 0 or _dominated_drop(
-                                hand3, led, best, trump, option3, legal3
-                            ):
+                            if dropped3 < 0:
                                 continue
+                            if option3:
+                                legal3 = _worth_dropping(hand3, led, best, trump, True, legal3)
+                                if legal3 == 0:
+                                    continue
                             moves3 = _run_tops(legal3, present)
                             first3, second3, dirs3 = _follow_order(
                                 seat3, moves3, led, best, winner, -1, 0, trump, 0, 0
