@@ -1101,6 +1101,38 @@ def _asks_this_trick(target: int, n_tricks: int, leader: int) -> bool:
 
 
 @njit(**KERNEL, inline="always")
+def _contract_probe(
+    hd: int,
+    hl: int,
+    hr: int,
+    leader: int,
+    target: int,
+    trump: int,
+    n_tricks: int,
+    codes: tuple[int, int, int, int],
+    touched: int,
+    tt: np.ndarray,
+) -> tuple[int, int, int, tuple[int, int, int, int]]:
+    """``_probe`` in a contract: the table's bounds first, then the declarer's sure tricks (they
+    settle more questions than the defence's), then the defence's (docs/design.md, "Search
+    order")."""
+    key, hint, lower, upper = -1, NO_HINT, 0, n_tricks
+    if n_tricks >= TT_MIN_TRICKS:
+        codes = _updated_codes(codes, touched, hl, hr, hd | hl | hr)
+        key = _position_key(codes, leader, trump, 0)
+        lower, upper, hint = _tt_bounds(tt, key, n_tricks)
+    if lower >= target:
+        return 1, key, hint, codes
+    if upper < target:
+        return 0, key, hint, codes
+    if _declarer_sure_tricks(hd, hl, hr, leader, trump) >= target:
+        return 1, key, hint, codes
+    if n_tricks - _defence_sure_tricks(hd, hl, hr, leader, trump, 0) < target:
+        return 0, key, hint, codes
+    return UNDECIDED, key, hint, codes
+
+
+@njit(**KERNEL, inline="always")
 def _probe(
     hd: int,
     hl: int,
@@ -1131,28 +1163,21 @@ def _probe(
     if n_tricks == 2:
         reached = _two_tricks_reach(hd, hl, hr, leader, target, trump, misere)
         return (1 if reached else 0), -1, NO_HINT, codes
-    if misere:
-        codes = _updated_codes(codes, touched, hl, hr, hd | hl | hr)
-        lower, upper = _misere_bounds(leader, n_tricks, codes)
-        if lower < target <= upper and _asks_this_trick(target, n_tricks, leader):
-            if _sure_duck(hd, hl, hr, leader):
-                upper = n_tricks - 1
-            else:
-                lower = 1
-    else:  # the declarer's count first: it settles more questions than the defence's
-        if _declarer_sure_tricks(hd, hl, hr, leader, trump) >= target:
-            return 1, -1, NO_HINT, codes
-        if n_tricks - _defence_sure_tricks(hd, hl, hr, leader, trump, 0) < target:
-            return 0, -1, NO_HINT, codes
-        lower, upper = 0, n_tricks
+    if not misere:
+        return _contract_probe(hd, hl, hr, leader, target, trump, n_tricks, codes, touched, tt)
+    codes = _updated_codes(codes, touched, hl, hr, hd | hl | hr)
+    lower, upper = _misere_bounds(leader, n_tricks, codes)
+    if lower < target <= upper and _asks_this_trick(target, n_tricks, leader):
+        if _sure_duck(hd, hl, hr, leader):
+            upper = n_tricks - 1
+        else:
+            lower = 1
     if lower >= target:
         return 1, -1, NO_HINT, codes
     if upper < target:
         return 0, -1, NO_HINT, codes
     if n_tricks < TT_MIN_TRICKS:
         return UNDECIDED, -1, NO_HINT, codes
-    if not misere:
-        codes = _updated_codes(codes, touched, hl, hr, hd | hl | hr)
     key = _position_key(codes, leader, trump, misere)
     lower, upper, hint = _tt_bounds(tt, key, n_tricks)
     if lower >= target:
