@@ -23,6 +23,15 @@ def late_value(hand: int, left: int, right: int, leader: int, trump: int | None)
     return value
 
 
+def random_endgame(rng: np.random.Generator, size: int) -> tuple[int, int, int]:
+    """A random ending: the declarer's ``size`` + 2 cards and each defender's ``size``."""
+    cards = [int(card) for card in rng.permutation(N_CARDS)[: 3 * size + 2]]
+    hand = sum(1 << card for card in cards[: size + 2])
+    left = sum(1 << card for card in cards[size + 2 : 2 * size + 2])
+    right = sum(1 << card for card in cards[2 * size + 2 :])
+    return hand, left, right
+
+
 @pytest.mark.parametrize("trump", TRUMPS)
 def test_late_discard_bounds_every_discard(trump: int | None) -> None:
     """Its value is never below the best discard's (so its "cannot make" is exact), and most
@@ -32,10 +41,7 @@ def test_late_discard_bounds_every_discard(trump: int | None) -> None:
     for size, count in SIZES.items():
         for leader in range(3):
             for _ in range(count):
-                cards = [int(card) for card in rng.permutation(N_CARDS)[: 3 * size + 2]]
-                hand = sum(1 << card for card in cards[: size + 2])
-                left = sum(1 << card for card in cards[size + 2 : 2 * size + 2])
-                right = sum(1 << card for card in cards[2 * size + 2 :])
+                hand, left, right = random_endgame(rng, size)
                 clear_cache()
                 best = naive_best_discard(hand, (left, right), trump=trump, leader=leader)
                 late = late_value(hand, left, right, leader, trump)
@@ -53,10 +59,7 @@ def test_late_discard_against_its_naive_twin(trump: int | None) -> None:
     for size in (2, 3, 4):
         for leader in range(3):
             for _ in range(8):
-                cards = [int(card) for card in rng.permutation(N_CARDS)[: 3 * size + 2]]
-                hand = sum(1 << card for card in cards[: size + 2])
-                left = sum(1 << card for card in cards[size + 2 : 2 * size + 2])
-                right = sum(1 << card for card in cards[2 * size + 2 :])
+                hand, left, right = random_endgame(rng, size)
                 clear_cache()
                 naive = naive_late_value(hand, (left, right), trump=trump, leader=leader)
                 assert late_value(hand, left, right, leader, trump) == naive, (hand, left, right)
