@@ -15,9 +15,9 @@ $(STAMP): pyproject.toml
 # The default study: 100,000 deals with their double-dummy potential, the EV of every bid misère
 # over 100 outcomes a hand (as in the shipped misere_ev table), and the report. Measured on two
 # cores, a fresh clone with the venv built and the kernels compiled from an empty cache: 1 min
-# 47 s and 1 min 45 s in two runs on 2026-12-03, 1 min 36 s and 1 min 39 s on 2026-12-06 (the
-# machine's speed varies from hour to hour; docs/design.md, "Benchmarks"). A rerun resumes where
-# it stopped.
+# 47 s and 1 min 45 s in two runs on 2026-12-03, 1 min 36 s and 1 min 39 s on 2026-12-06, and
+# 1 min 50 s and 1 min 52 s that evening (59.8 s with the kernels cached; the machine's speed
+# varies from hour to hour; docs/design.md, "Benchmarks"). A rerun resumes where it stopped.
 DEALS ?= 100000
 JOBS ?= 2
 EV_OUTCOMES ?= 100
