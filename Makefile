@@ -12,12 +12,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test,notebooks,distributed]'
 	touch $(STAMP)
 
-# The default study: 100,000 deals with their double-dummy potential, the EV of every bid misère
-# over 100 outcomes a hand (as in the shipped misere_ev table), and the report. Measured on two
-# cores, a fresh clone with the venv built and the kernels compiled from an empty cache: 1 min
-# 47 s and 1 min 45 s in two runs on 2026-12-03, 1 min 36 s and 1 min 39 s on 2026-12-06, and
-# 1 min 50 s and 1 min 52 s that evening (59.8 s with the kernels cached; the machine's speed
-# varies from hour to hour; docs/design.md, "Benchmarks"). A rerun resumes where it stopped.
+# 100,000 deals with their potential, every misère's EV and the report: about 1 min 50 s here.
 DEALS ?= 100000
 JOBS ?= 2
 EV_OUTCOMES ?= 100
@@ -29,7 +24,7 @@ study: $(STAMP)
 	$(BIN)/prefstats report $(RUN) --ev $(RUN)/misere_ev.parquet --out reports/report.html
 	@echo "Report: reports/report.html. For 10^7 deals without potentials:"
 	@echo "  $(BIN)/prefstats study --deals 10000000 --jobs $(JOBS) --out runs/big"
-	@echo "  (about 35 minutes on 2 cores: 10^6 deals took 3 min 23 s; add --backend dask --scheduler tcp://HOST:8786 for a cluster)"
+	@echo "  (about 35 minutes on 2 cores; add --backend dask --scheduler tcp://HOST:8786 for a cluster)"
 
 lint: $(STAMP)
 	$(BIN)/ruff check prefstats tests
@@ -46,8 +41,7 @@ readme: $(STAMP)
 	fill_readme_blocks, readme_blocks; p = Path('README.md'); \
 	p.write_text(fill_readme_blocks(p.read_text(encoding='utf-8'), readme_blocks()), encoding='utf-8')"
 
-# Drops every compiled kernel (the package keeps the caches of its last three versions of the
-# kernel sources, prefstats/game/kernels.py).
+# Drops every compiled kernel (where they are kept: prefstats/kernels.py).
 clean-kernels:
 	rm -rf prefstats/__pycache__/prefstats-kernels-*
 	find prefstats -name '*.nbi' -delete -o -name '*.nbc' -delete

@@ -30,6 +30,7 @@ from prefstats.studies.catch_tables import (
     N_SINGLE,
     N_SINGLE_SLOW,
     build_rates,
+    catch_summary,
     clean_fillers,
     dealt_misere_hands,
     item_tricks,
@@ -42,7 +43,6 @@ from prefstats.studies.catch_tables import (
     sample_layouts,
     single_holdings,
     single_n,
-    summarise,
 )
 from prefstats.studies.runs import read_csv, read_provenance
 
@@ -175,12 +175,12 @@ def test_run_in_two_processes_writes_the_same_groups(tmp_path: Path) -> None:
         pd.testing.assert_frame_equal(pd.read_parquet(a), pd.read_parquet(b))
 
 
-def test_summarise_counts_and_intervals() -> None:
+def test_catch_summary_counts_and_intervals() -> None:
     tricks = item_tricks((parse_holding("7 J"),), 200, SEED)
     rows = pd.DataFrame(
         {"holding_a": 0x11, "holding_b": 0, **dict(zip(LEADS, tricks.T, strict=True))}
     )
-    summary = summarise(rows)
+    summary = catch_summary(rows)
     assert len(summary) == 3 and list(summary["lead"]) == list(LEADS)
     counts = summary[[f"tricks_{k}" for k in range(11)]].sum(axis=1)
     assert (counts == 200).all() and (summary["n"] == 200).all()

@@ -1,8 +1,9 @@
 """Generate the shipped catch-rate tables ``catch_rates.*`` and ``catch_pairs.*``.
 
-Run ``prefstats catch-tables`` (resumable: rerun to continue; see :func:`build`). How often a
-misère declarer holding a suit is caught depends on what else he holds, so ``catch_rates`` gives
-each holding in three **settings** (the ``setting`` column), each by lead:
+Run ``prefstats catch-tables`` (resumable: rerun to continue; see :func:`build_rates` and
+:func:`build_pairs`). How often a misère declarer holding a suit is caught depends on what else he
+holds, so ``catch_rates`` gives each holding in three **settings** (the ``setting`` column), each
+by lead:
 
 * ``clean-sides``: the holding in ♠ and a **clean, non-void** holding in each other suit, every
   such ten-card hand equally likely (about half of them hold a five-card clean suit). Clean
@@ -350,7 +351,7 @@ def cpu_seconds(paths: Sequence[Path]) -> float:
 # --- summaries -------------------------------------------------------------------------------
 
 
-def summarise(rows: pd.DataFrame) -> pd.DataFrame:
+def catch_summary(rows: pd.DataFrame) -> pd.DataFrame:
     """One row per item and lead: n, P(caught) with Wilson interval, E[tricks] with t interval,
     and the counts of layouts with 0..10 tricks."""
     records = []
@@ -363,12 +364,12 @@ def summarise(rows: pd.DataFrame) -> pd.DataFrame:
 
 
 def pooled_summary(rows: pd.DataFrame, least: int = MIN_DEALT) -> pd.DataFrame:
-    """``summarise`` of as-dealt hands, holdings seen fewer than ``least`` times pooled by
+    """``catch_summary`` of as-dealt hands, holdings seen fewer than ``least`` times pooled by
     length: each of them gets its length group's statistics and ``pooled`` true. Every
     catchable holding gets a row if its length group was seen at all."""
     counts = rows.groupby("holding_a").size()
     sparse = {int(str(h)) for h, c in counts.items() if c < least}
-    own = summarise(rows[~rows.holding_a.isin(sparse)]).assign(pooled=False)
+    own = catch_summary(rows[~rows.holding_a.isin(sparse)]).assign(pooled=False)
     measured = {int(h) for h in own.get("holding_a", [])}
     codes = class_codes()
     parts = [own]
@@ -378,7 +379,7 @@ def pooled_summary(rows: pd.DataFrame, least: int = MIN_DEALT) -> pd.DataFrame:
         group = rows[rows.holding_a.isin(members)]
         if not len(group) or not members:
             continue
-        stats = summarise(group.assign(holding_a=0)).drop(columns=["holding_a"])
+        stats = catch_summary(group.assign(holding_a=0)).drop(columns=["holding_a"])
         parts += [stats.assign(holding_a=h, pooled=True) for h in members]
     return pd.concat(parts, ignore_index=True).sort_values(["holding_a", "leader"])
 
@@ -460,7 +461,7 @@ def build_rates(
         jobs=jobs,
         progress=progress,
     )
-    tables.append(single_table(summarise(load_run(clean[0].parent)), "clean-sides"))
+    tables.append(single_table(catch_summary(load_run(clean[0].parent)), "clean-sides"))
     rates = defender_rates(rate_table(tables[0]))
     lowest = run(
         Path(runs) / f"catch-lowest-sides-n{n_lowest}-s{seed}",
@@ -471,7 +472,7 @@ def build_rates(
         jobs=jobs,
         progress=progress,
     )
-    tables.append(single_table(summarise(load_run(lowest[0].parent)), "lowest-sides"))
+    tables.append(single_table(catch_summary(load_run(lowest[0].parent)), "lowest-sides"))
     folder = Path(runs) / f"catch-as-dealt-d{dealt}-s{dealt_seed}"
     spec = dealt_spec(dealt, dealt_seed, rates)
     found = run_chunks(dealt_chunk, spec, folder, jobs=jobs, progress=progress)
@@ -505,7 +506,7 @@ def build_pairs(
     groups = [[it for it in items if it[0] == a] for a in sorted({it[0] for it in items})]
     paths = run(Path(runs) / f"catch-pairs-n{n}-s{seed}", groups, [n] * len(groups), seed,
                 setting="pairs", jobs=jobs, progress=progress)  # fmt: skip
-    table = pair_table(summarise(load_run(paths[0].parent)))
+    table = pair_table(catch_summary(load_run(paths[0].parent)))
     provenance = {
         "table": "catch_pairs", "prefstats_version": __version__,
         "model": f"{MODELS['pairs']}; {COMMON_MODEL}", "seed": seed,
