@@ -26,7 +26,6 @@ import numba as nb
 import numpy as np
 
 from prefstats.game.deal import N_SEATS
-from prefstats.game.kernels import njit
 from prefstats.game.rules import (
     FIRST_NINE_RANK,
     LADDER,
@@ -36,6 +35,7 @@ from prefstats.game.rules import (
     MisereOverbid,
     RuleSet,
 )
+from prefstats.kernels import njit
 
 PASS = None  # a pass, in place of a Contract
 ALL_PASS = -1  # declarer code of an all-pass deal (распасы)

@@ -2,8 +2,9 @@
 
 On a shared virtual machine the same code's times change by a factor of 1.5 to 2 from one hour
 to the next while the load average stays the same (docs/design.md, "Benchmarks"). So
-``prefstats bench`` also times a fixed loop before and after its figures: random reads and
-writes in a table the size of the solver's, the memory pattern of its transposition table.
+``prefstats bench`` (``runner``) also times a fixed loop before and after its figures: random
+reads and writes in a table the size of the solver's, the memory pattern of its transposition
+table.
 Figures taken at different times compare through it; node counts do not depend on it at all.
 """
 
@@ -14,7 +15,7 @@ import time
 import numpy as np
 from numba import int64
 
-from prefstats.game.kernels import njit
+from prefstats.kernels import njit
 
 REFERENCE_STEPS = 1 << 22
 # 2 MB of int64: the solver's default table was that size until 2026-12-03, and the loop keeps
@@ -53,11 +54,3 @@ def reference_nanos() -> float:
         reference_loop(table, REFERENCE_STEPS)
         best = min(best, (time.perf_counter_ns() - start) / REFERENCE_STEPS)
     return best
-
-
-def speed_line(when: str) -> str:
-    """One line: ``when`` (before or after) and ``reference_nanos``."""
-    return (
-        f"speed {when}: {reference_nanos():.2f} ns a step of a fixed loop of random reads and "
-        f"writes in a 2 MB table (lower is faster)"
-    )
