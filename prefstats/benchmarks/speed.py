@@ -31,9 +31,9 @@ def reference_loop(table: np.ndarray, steps: int) -> int:
     """``steps`` reads and writes at the places of a xorshift walk over ``table`` (its size a
     power of two), each place mixed with the sum of the values read so far, so that every read
     waits for the one before, as the search's reads do; returns that sum."""
-    state = XORSHIFT_SEED
+    state = np.int64(XORSHIFT_SEED)  # int64 arithmetic, wrapping, with the JIT off too
     mask = table.shape[0] - 1
-    total = 0
+    total = np.int64(0)
     for _ in range(steps):
         state ^= state << 13
         state ^= state >> 7

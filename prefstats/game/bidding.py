@@ -240,7 +240,7 @@ def _auction_kernel(limits, tournament_stop, out):  # type: ignore[no-untyped-de
                     out_seat[misere_seat] = True  # a nine beat the misère
                 highest = choice
                 leader = seat
-            n_out = out_seat[0] + out_seat[1] + out_seat[2]
+            n_out = int(out_seat[0]) + int(out_seat[1]) + int(out_seat[2])  # a count, in Python too
             if n_out == N_SEATS:
                 break
             if choice > MISERE_RANK and misere_seat >= 0 and tournament_stop:
