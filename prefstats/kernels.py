@@ -6,8 +6,9 @@ is first called (from Python or from a kernel being compiled), never at import: 
 prefstats`` and ``prefstats --help`` compile nothing. A kernel given explicit signatures is
 compiled for exactly those, all at once on its first use, and then takes no other (as numba's
 ``njit(signatures)`` does at import): the search keeps its two signatures with misère a
-constant. The first call that has to compile (a cache miss) prints one line on standard error
-(``COMPILING``): a user waiting about a minute knows why; a cache hit prints nothing.
+constant. The first call that has to compile (a cache miss) prints one line (``COMPILING``,
+on standard error; in a notebook, under the cell): a user waiting about a minute knows why; a
+cache hit prints nothing.
 
 A cache that cannot go stale. numba keys each cached kernel by the text of its own file. But a
 compiled kernel also holds the helpers it calls from other files and the constants and lookup
@@ -122,7 +123,9 @@ def _caching_in(directory: Path) -> Iterator[None]:
 
 
 class _Announcer(event.Listener):
-    """Prints ``COMPILING`` when the first of the package's kernels starts compiling."""
+    """Prints ``COMPILING`` when the first of the package's kernels starts compiling: on
+    standard error, or in a Jupyter notebook on standard output (a plain line under the cell,
+    where standard error would be a warning box)."""
 
     def __init__(self) -> None:
         self.said = False
@@ -130,7 +133,8 @@ class _Announcer(event.Listener):
     def on_start(self, event: event.Event) -> None:
         if not self.said and isinstance(event.data["dispatcher"], Kernel):
             self.said = True
-            print(COMPILING, file=sys.stderr, flush=True)
+            out = sys.stdout if "ipykernel" in sys.modules else sys.stderr
+            print(COMPILING, file=out, flush=True)
 
     def on_end(self, event: event.Event) -> None:
         pass

@@ -77,18 +77,15 @@ def cpu_model() -> str:
 def git_commit() -> str | None:
     """The commit of the source tree the package runs from (with ``-dirty`` if files differ
     from it), or None if it is not a git checkout."""
+    git = ["git", "-C", str(SOURCE_TREE)]
     try:
-        head = subprocess.run(
-            ["git", "-C", str(SOURCE_TREE), "rev-parse", "HEAD"],
-            capture_output=True, text=True, check=True,
-        ).stdout.strip()  # fmt: skip
-        dirty = subprocess.run(
-            ["git", "-C", str(SOURCE_TREE), "diff", "--quiet", "HEAD", "--", "prefstats"],
-            capture_output=True, check=False,
-        ).returncode  # fmt: skip
+        run = subprocess.run(
+            [*git, "rev-parse", "HEAD"], capture_output=True, text=True, check=True
+        )
+        dirty = subprocess.run([*git, "diff", "--quiet", "HEAD", "--", "prefstats"], check=False)
     except (OSError, subprocess.CalledProcessError):
         return None
-    return head + ("-dirty" if dirty else "")
+    return run.stdout.strip() + ("-dirty" if dirty.returncode else "")
 
 
 def record(

@@ -50,8 +50,8 @@ def _row(name: str, timings: tuple[np.ndarray, np.ndarray]) -> dict[str, float]:
         f"{name}: p99 ms": float(np.percentile(millis, 99)),
         f"{name}: mean nodes": float(nodes.mean()),
     }
-    print(f"  {name:<28} " + " ".join(f"{value:8.3f}" for value in list(figures.values())[:3])
-          + f" {nodes.mean():10.0f}")  # fmt: skip
+    times = " ".join(f"{value:8.3f}" for value in list(figures.values())[:3])
+    print(f"  {name:<28} {times} {nodes.mean():10.0f}")
     return figures
 
 

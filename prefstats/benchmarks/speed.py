@@ -41,7 +41,7 @@ def reference_loop(table: np.ndarray, steps: int) -> int:
         at = (state ^ total) & mask  # each place waits for the value read before it
         total += table[at]
         table[at] = total & LOW_BITS
-    return total
+    return int(total)
 
 
 def reference_nanos() -> float:

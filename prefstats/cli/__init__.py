@@ -51,9 +51,11 @@ def build_parser() -> argparse.ArgumentParser:
     bench = sub.add_parser("bench", help="print benchmark figures")
     bench.add_argument("name", choices=sorted(BENCHMARKS), help="what to benchmark")
     bench.add_argument(
-        "--record", type=Path, metavar="FILE",
+        "--record",
+        type=Path,
+        metavar="FILE",
         help="append the figures, the date, commit, CPU and load to FILE as a JSON line",
-    )  # fmt: skip
+    )
     bench.set_defaults(func=cmd_bench)
     return parser
 
