@@ -241,6 +241,14 @@ class Kernel(CPUDispatcher):  # type: ignore[misc]
         self._compile_signatures()
         return super().get_call_template(args, kws)
 
+    def _reduce_states(self) -> dict[str, Any]:
+        """numba's pickled state; a kernel not yet used is rebuilt (in another process) with
+        its explicit signatures, compiled there at once, as numba rebuilds an eager one."""
+        states: dict[str, Any] = super()._reduce_states()  # type: ignore[misc]
+        if self.signatures_to_compile:
+            states.update(can_compile=False, sigs=list(self.signatures_to_compile))
+        return states
+
     def get_compile_result(self, sig: Any) -> Any:
         """numba's ``get_compile_result``, after compiling the explicit signatures."""
         self._compile_signatures()

@@ -258,3 +258,19 @@ def test_the_search_keeps_its_two_signatures_with_misere_a_constant():
     search._compile_signatures()  # what its first use does (loaded from the cache if there)
     assert sorted(sig[6].literal_value for sig in search.signatures) == [0, 1]
     assert not search._can_compile
+
+
+@kernels.njit([numba.int64(numba.int64)])
+def _unused(x):  # type: ignore[no-untyped-def]
+    return x
+
+
+def test_a_kernel_pickled_before_its_first_use_keeps_its_signatures():
+    """numba rebuilds a pickled kernel in another process from this state: its explicit
+    signatures compiled at once, no other."""
+    states = _unused._reduce_states()
+    assert states["sigs"] == [numba.int64(numba.int64)] and not states["can_compile"]
+    assert not _unused.signatures  # pickling compiled nothing here
+    clone = kernels.Kernel._rebuild(**{**states, "uuid": "a new process"})
+    assert clone is not _unused and clone(np.int64(3)) == 3
+    assert len(clone.signatures) == 1 and not clone._can_compile
