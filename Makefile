@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: study test lint readme clean clean-kernels
+.PHONY: study test test-nojit lint readme clean clean-kernels
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -34,6 +34,29 @@ lint: $(STAMP)
 # pytest exits 5 when it collects no test: that is not a failure of the code.
 test: lint
 	$(BIN)/python -m pytest; rc=$$?; if [ $$rc -eq 5 ]; then exit 0; fi; exit $$rc
+	$(MAKE) test-nojit
+
+# The kernels run as Python (NUMBA_DISABLE_JIT=1) against their naive twins, on small endings
+# only: a full deal searched in Python takes minutes (so not the potential's or golden deals').
+NOJIT_TESTS := \
+	"tests/test_solver.py::test_matches_naive_on_random_endgames[0-False]" \
+	"tests/test_solver.py::test_matches_naive_on_random_endgames[None-True]" \
+	tests/test_solver.py::test_exhaustive_one_card_deals \
+	tests/test_solver.py::test_exhaustive_two_card_deals \
+	tests/test_solver.py::test_exhaustive_three_card_deals \
+	tests/test_solver.py::test_best_card_keeps_naive_value \
+	tests/test_solver.py::test_best_discard_matches_brute_force_small \
+	tests/test_solver.py::test_trumps_running_out_in_play_keep_the_naive_value \
+	tests/test_solver_late.py tests/test_solver_bounds.py tests/test_solver_misere_catch.py \
+	tests/test_game_bidding.py::test_kernel_equals_records_exhaustively \
+	tests/test_game_deal.py::test_deal_i_is_the_same_whatever_else_is_drawn \
+	tests/test_game_deal.py::test_all_layouts_enumerates_each_split_once \
+	tests/test_game_deal.py::test_sampled_layouts_hold_the_other_cards \
+	tests/test_cli.py::test_the_speed_loop_matches_its_naive_twin
+
+test-nojit: $(STAMP)
+	NUMBA_DISABLE_JIT=1 $(BIN)/python -m pytest \
+	    -W "ignore:overflow encountered:RuntimeWarning" $(NOJIT_TESTS)
 
 # After regenerating prefstats/data (see its README): write the README's generated blocks.
 readme: $(STAMP)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from math import exp, sqrt
 
 import numpy as np
-from scipy import stats
+from scipy.special import ndtri, stdtrit
 
 CONFIDENCE = 0.95
 
@@ -35,7 +35,7 @@ def z_value(confidence: float = CONFIDENCE) -> float:
     """The two-sided normal quantile: 1.96 for 95%."""
     if not 0 < confidence < 1:
         raise ValueError(f"confidence must be in (0, 1), got {confidence}")
-    return float(stats.norm.ppf(0.5 + confidence / 2))
+    return float(ndtri(0.5 + confidence / 2))  # the normal quantile (scipy's norm.ppf)
 
 
 def wilson_interval(
@@ -80,7 +80,8 @@ def mean_estimate(values: np.ndarray, confidence: float = CONFIDENCE) -> Estimat
     if n < 2:
         raise ValueError("a mean's interval needs at least 2 values")
     mean = float(values.mean())
-    half = float(stats.t.ppf(0.5 + confidence / 2, n - 1)) * float(values.std(ddof=1)) / sqrt(n)
+    t = float(stdtrit(n - 1, 0.5 + confidence / 2))  # Student's t quantile (scipy's t.ppf)
+    half = t * float(values.std(ddof=1)) / sqrt(n)
     return Estimate(mean, mean - half, mean + half, n, float(values.sum()), confidence)
 
 

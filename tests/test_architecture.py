@@ -1,5 +1,6 @@
 """The layers of docs/design.md hold: imports point down, no cycle, no import tucked inside a
-function, no private name taken from another subpackage (a short walk over every module's AST)."""
+function, no private name taken from another subpackage, the kernels' compiling and caching in
+layer 0 and no kernel in the command line (a short walk over every module's AST)."""
 
 from __future__ import annotations
 
@@ -12,14 +13,15 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[1] / "prefstats"
 # Lowest first; a module may import its own subpackage and any lower layer.
 LAYERS = {
-    "version": 0, "stats": 0, "data": 0, "names": 0,
+    "version": 0, "stats": 0, "data": 0, "names": 0, "kernels": 0,
     "game": 1,
     "solver": 2,
     "misere": 3,
     "players": 4,
     "studies": 5,
     "report": 6,
-    "cli": 7, "benchmarks": 7,
+    "benchmarks": 7,
+    "cli": 8,
 }  # fmt: skip
 
 
@@ -136,3 +138,54 @@ def test_the_walk_sees_imports():
     assert {"prefstats.game.deal", "prefstats.studies.runs", "prefstats.players.declarer"} <= seen
     relative = {resolved(t) for _, t, _, _ in imports("prefstats.solver._search")}
     assert "prefstats.solver._tables" in relative
+
+
+KERNELS = "prefstats.kernels"  # numba's njit and its cache, for every kernel of the package
+CACHE_WORDS = ("enable_caching", "CACHE_DIR", "NUMBA_CACHE_DIR", "numba.core.caching")
+
+
+def numba_uses(module: str) -> Iterator[tuple[int, str]]:
+    """(line, what) for each import from numba and each ``numba.njit``/``nb.jit``-like use."""
+    for node in ast.walk(ast.parse(MODULES[module].read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.split(".")[0] == "numba":
+                    yield node.lineno, f"import {alias.name}"
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "numba":
+            yield node.lineno, f"from {node.module} import " + ", ".join(a.name for a in node.names)
+        elif isinstance(node, ast.Attribute) and node.attr in {"njit", "jit"}:
+            yield node.lineno, f".{node.attr}"
+
+
+def test_the_kernel_infrastructure_is_in_layer_0():
+    assert LAYERS[group(KERNELS)] == 0
+    assert not [t for _, t, _, _ in imports(KERNELS)], "layer 0 imports nothing of the package"
+
+
+@pytest.mark.parametrize("module", sorted(set(MODULES) - {KERNELS}))
+def test_only_the_kernel_module_compiles_with_numba_or_caches(module):
+    """Kernels take ``njit`` from ``prefstats.kernels``; none from numba, none defined again."""
+    tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+    defined = [
+        n.lineno for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == "njit"
+    ]
+    assert not defined, f"{module} line {defined[0]} defines its own njit"
+    for line, what in numba_uses(module):
+        assert not any(name in what for name in ("njit", "jit", "dispatcher", "caching")), (
+            f"{module} line {line}: {what} (kernels are made by prefstats.kernels.njit)"
+        )
+    text = MODULES[module].read_text(encoding="utf-8")
+    assert not [word for word in CACHE_WORDS if word in text], f"{module} manages numba's cache"
+
+
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if group(m) == "cli"))
+def test_the_command_line_defines_no_kernel(module):
+    assert not list(numba_uses(module)), f"{module} uses numba: kernels live below the cli"
+    assert not any(t == KERNELS for _, t, _, _ in imports(module)), f"{module} makes kernels"
+
+
+def test_the_kernel_walks_see_uses():
+    """The two rules above would pass vacuously if the walk found nothing: it must see these."""
+    assert any(what.startswith("from numba ") for _, what in numba_uses("prefstats.solver._search"))
+    assert any("dispatcher" in what for _, what in numba_uses(KERNELS))
+    assert any(target == KERNELS for _, target, _, _ in imports("prefstats.solver._search"))

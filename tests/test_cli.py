@@ -1,5 +1,6 @@
 """The command line: ``prefstats deal`` output and errors."""
 
+import json
 import re
 
 import numpy as np
@@ -8,16 +9,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from prefstats.cli import machine_line, main
+from prefstats.benchmarks.runner import load_average, machine_line
+from prefstats.benchmarks.speed import XORSHIFT_SEED, reference_loop
+from prefstats.cli import main
 from prefstats.cli.game import parse_hands
 from prefstats.cli.misere import classify_text
-from prefstats.cli.speed import XORSHIFT_SEED, reference_loop
 from prefstats.game.cards import format_hand, parse_hand
 from prefstats.game.deal import Deal, deal_many
 from prefstats.players.misere_risk import misere_risk
 from prefstats.solver import solve
 from prefstats.studies.results import summarize
 from prefstats.studies.study import StudySpec, run_study
+from prefstats.version import __version__
 
 
 def test_deal_prints_parseable_deals(capsys):
@@ -203,11 +206,13 @@ def test_every_command_reads_a_hand_the_same_way(cards, notation, separator):
     assert hands == [mask, *others]  # what `solve` reads
 
 
-def test_bench_prints_the_machine_load_before_and_after(capsys, monkeypatch):
+def test_bench_prints_the_machine_load_before_and_after_and_records(capsys, monkeypatch, tmp_path):
     loads = iter([(0.5, 0.25, 1.0), (1.75, 0.5, 1.0)])
     monkeypatch.setattr("os.getloadavg", lambda: next(loads))
     monkeypatch.setattr("os.cpu_count", lambda: 2)
-    assert main(["bench", "deal"]) == 0
+    readings = tmp_path / "readings.jsonl"
+    readings.write_text('{"benchmark": "an earlier reading"}\n', encoding="utf-8")
+    assert main(["bench", "deal", "--record", str(readings)]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("machine before: ") and lines[-2].startswith("machine after: ")
     assert lines[0].endswith(", 2 cores, load average 0.50 / 0.25 / 1.00 (1 / 5 / 15 min)")
@@ -216,10 +221,23 @@ def test_bench_prints_the_machine_load_before_and_after(capsys, monkeypatch):
         nanos = re.fullmatch(rf"speed {when}: (\d+\.\d\d) ns a step of a fixed loop .*", line)
         assert nanos and float(nanos.group(1)) > 0, line
     assert lines[2] == "deal_many(1,000,000) on one core, 5 runs"
+    earlier, line = readings.read_text(encoding="utf-8").splitlines()  # appended
+    assert json.loads(earlier) == {"benchmark": "an earlier reading"}
+    reading = json.loads(line)
+    machine = {"cpu", "cores", "load_before", "load_after", "speed_ns_before", "speed_ns_after"}
+    assert set(reading) == {"utc", "benchmark", "commit", "version", "figures"} | machine
+    assert reading["benchmark"] == "deal" and reading["version"] == __version__
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC", reading["utc"])
+    assert reading["commit"] is None or re.fullmatch(r"[0-9a-f]{40}(-dirty)?", reading["commit"])
+    assert reading["cores"] == 2 and reading["cpu"]
+    assert reading["load_before"] == [0.5, 0.25, 1.0] and reading["load_after"] == [1.75, 0.5, 1.0]
+    assert reading["speed_ns_before"] > 0 and reading["speed_ns_after"] > 0
+    assert set(reading["figures"]) == {"best deals a second", "median deals a second", "best ms"}
+    assert all(isinstance(value, float) and value > 0 for value in reading["figures"].values())
 
 
 def naive_reference_loop(table: list[int], steps: int) -> int:
-    """``cli.speed.reference_loop`` in plain Python, its int64 arithmetic wrapped by hand."""
+    """``benchmarks.speed.reference_loop`` in plain Python, its int64 arithmetic wrapped by hand."""
 
     def wrapped(value: int) -> int:
         value &= (1 << 64) - 1
@@ -250,6 +268,6 @@ def test_the_speed_loop_matches_its_naive_twin():
 def test_the_machine_line_says_when_the_system_reports_no_load(monkeypatch):
     monkeypatch.delattr("os.getloadavg")
     monkeypatch.setattr("os.cpu_count", lambda: 4)
-    line = machine_line("before")
+    line = machine_line("before", load_average())
     assert line.startswith("machine before: ")
     assert line.endswith(" UTC, 4 cores, load average not reported by this system")

@@ -37,9 +37,10 @@ def counted_vs_dd(n: int = 30_000, seed: int = 42) -> tuple[np.ndarray, np.ndarr
     return counts.max(axis=1), contract_tricks(hands, seat, bids)
 
 
-def main(n: int = 30_000) -> None:
-    """Print P(DD tricks >= k) per counted-trick bucket."""
+def main(n: int = 30_000) -> dict[str, float]:
+    """Print and return P(DD tricks >= k) per counted-trick bucket."""
     counted, tricks = counted_vs_dd(n)
+    figures: dict[str, float] = {"hands": len(counted)}
     print(f"counted tricks before the talon -> double-dummy tricks ({len(counted):,} hands)")
     print("count    hands   mean  " + "  ".join(f"P>={k:<2}" for k in range(6, 11)))
     for low in np.arange(4, 9, 0.5):
@@ -48,3 +49,8 @@ def main(n: int = 30_000) -> None:
             continue
         shares = "  ".join(f"{(tricks[sel] >= k).mean():5.2f}" for k in range(6, 11))
         print(f"{low:5.1f} {sel.sum():8,} {tricks[sel].mean():6.2f}  {shares}")
+        figures[f"count {low:.1f}: hands"] = int(sel.sum())
+        figures[f"count {low:.1f}: mean tricks"] = float(tricks[sel].mean())
+        for k in range(6, 11):
+            figures[f"count {low:.1f}: P(tricks >= {k})"] = float((tricks[sel] >= k).mean())
+    return figures

@@ -10,8 +10,9 @@ N_DEALS = 10**6
 REPEATS = 5
 
 
-def main(n: int = N_DEALS, repeats: int = REPEATS) -> None:
-    """Print the best and median rate over ``repeats`` runs (the first call compiles/loads)."""
+def main(n: int = N_DEALS, repeats: int = REPEATS) -> dict[str, float]:
+    """Print and return the best and median rate over ``repeats`` runs (the first call
+    compiles/loads)."""
     deal_many(10, seed=0)
     seconds = []
     for seed in range(repeats):
@@ -22,3 +23,8 @@ def main(n: int = N_DEALS, repeats: int = REPEATS) -> None:
     print(f"deal_many({n:,}) on one core, {repeats} runs")
     print(f"  best   {n / seconds[0]:>14,.0f} deals/s  ({seconds[0] * 1e3:.1f} ms)")
     print(f"  median {n / seconds[len(seconds) // 2]:>14,.0f} deals/s")
+    return {
+        "best deals a second": n / seconds[0],
+        "median deals a second": n / seconds[len(seconds) // 2],
+        "best ms": seconds[0] * 1e3,
+    }

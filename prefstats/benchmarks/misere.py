@@ -100,8 +100,10 @@ def headline_pair_rows() -> list[str]:
     return lines
 
 
-def main() -> None:
-    """Print the benchmark figures."""
+def main() -> dict[str, float]:
+    """Print the benchmark figures; return those of the layouts (the catch rates quoted are the
+    shipped tables')."""
+    figures_of: dict[str, float] = {}
     for dealt, talon, discard in HANDS:
         kept = (parse_hand(dealt) | parse_hand(talon)) & ~parse_hand(discard)
         print(f"misère {format_hand(kept)} (dealt {dealt}, talon {talon}, discard {discard})")
@@ -113,6 +115,8 @@ def main() -> None:
                 f"(P(caught) {figures['p_caught']:.4f}), solve_many "
                 f"{figures['solve_seconds']:.2f} s (E[tricks] {figures['mean_tricks']:.3f})"
             )
+            for name, value in figures.items():
+                figures_of[f"{format_hand(kept)}, seat {seat}: {name}"] = value
     print("catch rates (prefstats/data/catch_rates.parquet; three settings, 95% CI):")
     for line in headline_rows():
         print(line)
@@ -120,6 +124,7 @@ def main() -> None:
           "elsewhere, 95% CI):")  # fmt: skip
     for line in headline_pair_rows():
         print(line)
+    return figures_of
 
 
 if __name__ == "__main__":

@@ -39,30 +39,39 @@ def _cold(call: Callable[[], Any]) -> tuple[Any, float]:
         return result, time.perf_counter() - start
 
 
-def _shares(stats: np.ndarray) -> list[str]:
+def _shares(stats: np.ndarray) -> dict[str, float]:
     """The positions searched a deal, then each other counter as a share of the questions it
     counts among."""
     names = dict(zip(POTENTIAL_STATS, stats.tolist(), strict=True))
     strains, miseres, deals = (
         names["strain questions"], names["misère questions"], names["deals"]
     )  # fmt: skip
-    lines = [f"    positions searched: {names['positions searched'] / max(deals, 1):,.1f} a deal"]
+    shares = {"positions searched a deal": names["positions searched"] / max(deals, 1)}
     for name, count in names.items():
         if name in ("deals", "strain questions", "misère questions", "positions searched"):
             continue
         whole = deals if name.startswith("deals") else miseres if "misère" in name else strains
-        lines.append(f"    {name}: {count / max(whole, 1):.1%}")
-    return lines
+        shares[name] = count / max(whole, 1)
+    return shares
 
 
-def main(n: int = N_DEALS) -> None:
-    """Print milliseconds per deal of the potential from six and from nine, what settled its
-    questions, and the cost of a study's potential columns."""
+def _share_lines(shares: dict[str, float]) -> list[str]:
+    """``_shares`` as printed: the positions a deal, then the shares in percent."""
+    first, *rest = shares.items()
+    return [f"    positions searched: {first[1]:,.1f} a deal"] + [
+        f"    {name}: {share:.1%}" for name, share in rest
+    ]
+
+
+def main(n: int = N_DEALS) -> dict[str, float]:
+    """Print and return milliseconds per deal of the potential from six and from nine, what
+    settled its questions, and the cost of a study's potential columns."""
     deals = deal_many(n, seed=SEED)
     warm_up = deal_many(WARM_UP_DEALS, seed=SEED + 1)
     _cold(lambda: (potential_many(warm_up), some_game_many(warm_up)))
     print(f"dealt potential on {n:,} random deals, one core, all three seats, per deal")
     seconds_of = {}
+    figures: dict[str, float] = {}
     for min_level in LEVELS:
         stats = np.zeros(len(POTENTIAL_STATS), dtype=np.int64)
         (best, clean), seconds = _cold(
@@ -75,7 +84,12 @@ def main(n: int = N_DEALS) -> None:
             f"({seconds:.2f} s; a contract from {min_level} in {made:.1%} of seats, "
             f"clean misère in {clean.mean():.1%})"
         )
-        print("\n".join(_shares(stats)))
+        shares = _shares(stats)
+        print("\n".join(_share_lines(shares)))
+        figures[f"min_level={min_level}: ms a deal"] = seconds * 1e3 / n
+        figures[f"min_level={min_level}: contract share of seats"] = float(made)
+        figures[f"min_level={min_level}: clean misère share of seats"] = float(clean.mean())
+        figures |= {f"min_level={min_level}: {name}": share for name, share in shares.items()}
     game, game_seconds = _cold(partial(some_game_many, deals))
     print(
         f"  some seat's six or more (some_game_many): {game_seconds * 1e3 / n:7.3f} ms a deal "
@@ -83,6 +97,10 @@ def main(n: int = N_DEALS) -> None:
         f"  a study with --potential (min_level=9, then some_game_many): "
         f"{(seconds_of[9] + game_seconds) * 1e3 / n:7.3f} ms a deal"
     )
+    figures["some_game_many: ms a deal"] = game_seconds * 1e3 / n
+    figures["some_game_many: share of deals"] = float(game.mean())
+    figures["a study with --potential: ms a deal"] = (seconds_of[9] + game_seconds) * 1e3 / n
+    return figures
 
 
 if __name__ == "__main__":

@@ -41,12 +41,18 @@ def longest_suit(hands: np.ndarray, seat: int = 0) -> np.ndarray:
     return np.argmax(np.stack(lengths, axis=1), axis=1)
 
 
-def _row(name: str, timings: tuple[np.ndarray, np.ndarray]) -> None:
+def _row(name: str, timings: tuple[np.ndarray, np.ndarray]) -> dict[str, float]:
+    """Print a row of per-deal figures; return them by name."""
     millis, nodes = timings
-    print(
-        f"  {name:<28} {millis.mean():8.3f} {np.median(millis):8.3f} "
-        f"{np.percentile(millis, 99):8.3f} {nodes.mean():10.0f}"
-    )
+    figures = {
+        f"{name}: mean ms": float(millis.mean()),
+        f"{name}: median ms": float(np.median(millis)),
+        f"{name}: p99 ms": float(np.percentile(millis, 99)),
+        f"{name}: mean nodes": float(nodes.mean()),
+    }
+    times = " ".join(f"{value:8.3f}" for value in list(figures.values())[:3])
+    print(f"  {name:<28} {times} {nodes.mean():10.0f}")
+    return figures
 
 
 def fresh_import_seconds() -> float:
@@ -68,24 +74,35 @@ def parallel_speedup(hands: np.ndarray) -> tuple[float, float]:
     return seconds[0], seconds[1]
 
 
-def main(n: int = N_DEALS) -> None:
-    """Print per-deal times (ms) and nodes for exact solves and make/fail tests."""
+def main(n: int = N_DEALS) -> dict[str, float]:
+    """Print and return per-deal times (ms) and nodes for exact solves and make/fail tests."""
     hands = np.ascontiguousarray(deal_many(n, seed=SEED)[:, :N_SEATS])  # the talon left out
     trumps = longest_suit(hands)
     timed_solves(hands[:1], trump=trumps[:1])  # load the compiled kernels before timing
     timed_solves(hands[:1], target=0, misere=True)
     print(f"solver on {n:,} random deals, one core, declarer seat 0, per-deal figures")
     print(f"  {'':<28} {'mean ms':>8} {'median':>8} {'p99':>8} {'mean nodes':>10}")
+    figures: dict[str, float] = {}
     for leader in (0, 1):
-        _row(f"exact trump, leader {leader}", timed_solves(hands, trump=trumps, leader=leader))
-        _row(f"exact no trump, leader {leader}", timed_solves(hands, leader=leader))
-        _row(f"exact misère, leader {leader}", timed_solves(hands, misere=True, leader=leader))
-    _row("makes 6 (trump), leader 0", timed_solves(hands, trump=trumps, target=6))
-    _row("clean misère (<= 0), leader 0", timed_solves(hands, misere=True, target=0))
+        figures |= _row(
+            f"exact trump, leader {leader}", timed_solves(hands, trump=trumps, leader=leader)
+        )
+        figures |= _row(f"exact no trump, leader {leader}", timed_solves(hands, leader=leader))
+        figures |= _row(
+            f"exact misère, leader {leader}", timed_solves(hands, misere=True, leader=leader)
+        )
+    figures |= _row("makes 6 (trump), leader 0", timed_solves(hands, trump=trumps, target=6))
+    figures |= _row("clean misère (<= 0), leader 0", timed_solves(hands, misere=True, target=0))
     fresh_import_seconds()  # warm the cache
-    print(f"  fresh process import + first solve: {fresh_import_seconds():.3f} s (warm cache)")
+    fresh = fresh_import_seconds()
+    print(f"  fresh process import + first solve: {fresh:.3f} s (warm cache)")
     one, two = parallel_speedup(hands)
     print(f"  solve_many no trump: n_jobs=1 {one:.3f} s, n_jobs=2 {two:.3f} s, x{one / two:.2f}")
+    return figures | {
+        "fresh process import + first solve s": fresh,
+        "solve_many no trump n_jobs=1 s": one,
+        "solve_many no trump n_jobs=2 s": two,
+    }
 
 
 if __name__ == "__main__":

@@ -74,16 +74,18 @@ def _verdict(rate: float, target: tuple[int, float]) -> str:
     return f"{deals:,} deals in {seconds / 60:.1f} min ({met} the {limit / 60:.0f}-minute target)"
 
 
-def main() -> None:
-    """Print the rates and the extrapolations to the targets."""
+def main() -> dict[str, float]:
+    """Print and return the rates, and print the extrapolations to the targets."""
     print(f"study: heuristic evaluator and discard, DD of the played contract, {STUDY_DEALS:,} "
           f"deals in chunks of {CHUNK_SIZE:,}")  # fmt: skip
     rates = {jobs: study_rate(jobs) for jobs in (1, CORES)}
+    figures = {f"study, {jobs} jobs: deals a second": rate for jobs, rate in rates.items()}
     for jobs, rate in rates.items():
         print(f"  {jobs} job{'s' if jobs > 1 else ''}: {rate:10,.0f} deals/s")
     speedup = rates[CORES] / rates[1]
     print(f"  x{speedup:.2f} with {CORES} jobs; {_verdict(rates[CORES], STUDY_TARGET)}")
     oracle = oracle_rate()
+    figures["oracle potentials, 1 job: deals a second"] = oracle
     print(
         f"oracle potentials (potential_many), {ORACLE_DEALS:,} deals, 1 job: {oracle:,.0f} deals/s"
     )
@@ -93,8 +95,10 @@ def main() -> None:
         ("--discard sampled", "heuristic", "sampled"),
     ):
         rate = chunk_rate(evaluator, discard)
+        figures[f"{name}, 1 job: deals a second"] = rate
         print(f"{name}: {SAMPLED_DEALS:,} deals, 1 job: {rate:,.0f} deals/s "
               f"(10^4 deals in {10**4 / rate / 60:.1f} min)")  # fmt: skip
+    return figures
 
 
 if __name__ == "__main__":

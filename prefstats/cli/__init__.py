@@ -9,54 +9,25 @@ folder) is one line on standard error and exit code 2, never a traceback (docs/d
 from __future__ import annotations
 
 import argparse
-import datetime
-import importlib
 import json
-import os
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import NoReturn
 
 import pyarrow as pa
 
+from prefstats.benchmarks.runner import BENCHMARKS, run_benchmark
 from prefstats.cli import game, misere, studies
-from prefstats.cli.speed import speed_line
 from prefstats.studies.runs import one_line
 from prefstats.version import __version__
 
-BENCHMARKS = {
-    "deal": "prefstats.benchmarks.deal",
-    "solver": "prefstats.benchmarks.solver",
-    "calibration": "prefstats.benchmarks.calibration",
-    "misere": "prefstats.benchmarks.misere",
-    "study": "prefstats.benchmarks.study",
-    "potential": "prefstats.benchmarks.potential",
-}
 USER_ERRORS = (ValueError, OSError, json.JSONDecodeError, pa.ArrowException)
 
 
-def machine_line(when: str) -> str:
-    """The machine a benchmark ran on, in one line: ``when`` (before or after), the time in
-    UTC, the cores and the load average over the last 1, 5 and 15 minutes (docs/design.md,
-    "Benchmarks"), or that the system does not report its load (Windows)."""
-    now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
-    try:
-        one, five, fifteen = os.getloadavg()
-    except (AttributeError, OSError):
-        load = "load average not reported by this system"
-    else:
-        load = f"load average {one:.2f} / {five:.2f} / {fifteen:.2f} (1 / 5 / 15 min)"
-    return f"machine {when}: {now}, {os.cpu_count()} cores, {load}"
-
-
 def cmd_bench(args: argparse.Namespace) -> None:
-    """Run one benchmark and print its figures, between the machine's load and speed before
-    and after (``cli.speed``)."""
-    print(machine_line("before"), flush=True)
-    print(speed_line("before"), flush=True)
-    importlib.import_module(BENCHMARKS[args.name]).main()
-    print(machine_line("after"))
-    print(speed_line("after"))
+    """Run one benchmark (``benchmarks.runner``), recording its figures if asked."""
+    run_benchmark(args.name, args.record)
 
 
 class Parser(argparse.ArgumentParser):
@@ -79,6 +50,12 @@ def build_parser() -> argparse.ArgumentParser:
     studies.add_parsers(sub)
     bench = sub.add_parser("bench", help="print benchmark figures")
     bench.add_argument("name", choices=sorted(BENCHMARKS), help="what to benchmark")
+    bench.add_argument(
+        "--record",
+        type=Path,
+        metavar="FILE",
+        help="append the figures, the date, commit, CPU and load to FILE as a JSON line",
+    )
     bench.set_defaults(func=cmd_bench)
     return parser
 

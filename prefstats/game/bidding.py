@@ -26,7 +26,6 @@ import numba as nb
 import numpy as np
 
 from prefstats.game.deal import N_SEATS
-from prefstats.game.kernels import njit
 from prefstats.game.rules import (
     FIRST_NINE_RANK,
     LADDER,
@@ -36,6 +35,7 @@ from prefstats.game.rules import (
     MisereOverbid,
     RuleSet,
 )
+from prefstats.kernels import njit
 
 PASS = None  # a pass, in place of a Contract
 ALL_PASS = -1  # declarer code of an all-pass deal (распасы)
@@ -240,7 +240,7 @@ def _auction_kernel(limits, tournament_stop, out):  # type: ignore[no-untyped-de
                     out_seat[misere_seat] = True  # a nine beat the misère
                 highest = choice
                 leader = seat
-            n_out = out_seat[0] + out_seat[1] + out_seat[2]
+            n_out = int(out_seat[0]) + int(out_seat[1]) + int(out_seat[2])  # a count, in Python too
             if n_out == N_SEATS:
                 break
             if choice > MISERE_RANK and misere_seat >= 0 and tournament_stop:

@@ -38,7 +38,6 @@ from typing import TypeGuard
 
 import numba as nb
 import numpy as np
-from numba.cpython.unsafe.numbers import leading_zeros
 
 from prefstats.game.cards import (
     FULL_DECK,
@@ -53,7 +52,7 @@ from prefstats.game.cards import (
     holding,
     parse_hand,
 )
-from prefstats.game.kernels import njit
+from prefstats.kernels import leading_zeros, njit
 
 SEAT_NAMES = ("first hand", "second hand", "third hand")
 PART_NAMES = (*SEAT_NAMES, "talon")

@@ -14,8 +14,8 @@ from numba import boolean, int8, int64, types, uint32, void
 
 from prefstats.game.cards import N_SUITS
 from prefstats.game.deal import N_SEATS
-from prefstats.game.kernels import njit
 from prefstats.game.rules import MIN_LEVEL
+from prefstats.kernels import njit
 from prefstats.solver._search import (
     DECLARER,
     KERNEL,

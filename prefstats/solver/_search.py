@@ -35,12 +35,10 @@ from typing import Any
 import numpy as np
 from numba import boolean, int8, int64, types, uint8, uint32, void
 from numba.core.typing.templates import Signature
-from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
-from numba.extending import intrinsic
 
 from prefstats.game.cards import N_SUITS, SUIT_MASK
 from prefstats.game.deal import HAND_SIZE, N_SEATS
-from prefstats.game.kernels import njit
+from prefstats.kernels import ctpop, leading_zeros, njit, trailing_zeros
 from prefstats.solver._tables import (
     DEFENCE_CATCH,
     EXIT,
@@ -176,32 +174,22 @@ def _suit_cards(suit: int) -> int:
     return SUIT_MASK << (SUIT_BITS * suit)
 
 
-@intrinsic
-def _ctpop(typingctx, x):  # type: ignore[no-untyped-def]
-    """The processor's population count of an int64 (LLVM's ctpop)."""
-
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
-        return builder.ctpop(args[0])
-
-    return int64(int64), codegen
-
-
 @njit(**KERNEL)
 def _count(cards: int) -> int:
     """How many cards a mask holds."""
-    return _ctpop(np.int64(cards))  # type: ignore[call-arg]
+    return ctpop(np.int64(cards))
 
 
 @njit(**KERNEL)
 def _low_card(cards: int) -> int:
     """Bit index of the lowest card of a non-empty mask."""
-    return trailing_zeros(cards)  # type: ignore[call-arg]
+    return trailing_zeros(cards)
 
 
 @njit(**KERNEL)
 def _high_card(cards: int) -> int:
     """Bit index of the highest card of a non-empty mask."""
-    return INT64_TOP_BIT - leading_zeros(cards)  # type: ignore[call-arg]
+    return INT64_TOP_BIT - leading_zeros(cards)
 
 
 @njit(**KERNEL)

@@ -1,9 +1,8 @@
 """Per-suit lookup tables for the solver kernels, built once at import with numpy (and, for
-``DEFENCE_CATCH``, a small numba kernel: 11-13 ms here on 2026-12-03, with or without its
-``HOLDS`` and ``OPEN`` bits).
+``DEFENCE_CATCH``, by a small numba kernel before the first kernel compiles or loads).
 
 The kernels in ``_search`` read these as global constants, frozen into their compiled (and
-cached) code; a change to this file starts a fresh kernel cache (``game.kernels``).
+cached) code; a change to this file starts a fresh kernel cache (``prefstats.kernels``).
 
 A suit holding is an 8-bit mask (bit = rank, 7..A = 0..7). Two-argument tables are indexed by
 ``(present << SUIT_BITS) | holding``, where ``present`` is the set of the suit's cards still in
@@ -44,7 +43,7 @@ import numpy as np
 
 from prefstats.game.cards import N_HOLDINGS, N_RANKS
 from prefstats.game.deal import N_SEATS
-from prefstats.game.kernels import njit
+from prefstats.kernels import before_compiling, njit
 
 SUIT_BITS = N_RANKS  # one suit's bits in a hand mask
 SUIT_SIZE = N_HOLDINGS  # number of 8-bit holdings
@@ -370,10 +369,7 @@ def _fill_defence_catch(table: np.ndarray) -> None:
             code += 1
 
 
-def _defence_catch_table() -> np.ndarray:
-    table = np.zeros(N_SUIT_CODES, dtype=np.uint8)
-    _fill_defence_catch(table)
-    return table
-
-
-DEFENCE_CATCH = _defence_catch_table()
+# Filled by a kernel before the first kernel compiles or loads (``kernels.before_compiling``),
+# so that importing compiles nothing: the kernels that read it freeze it then.
+DEFENCE_CATCH = np.zeros(N_SUIT_CODES, dtype=np.uint8)
+before_compiling(lambda: _fill_defence_catch(DEFENCE_CATCH))

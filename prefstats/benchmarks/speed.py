@@ -2,8 +2,9 @@
 
 On a shared virtual machine the same code's times change by a factor of 1.5 to 2 from one hour
 to the next while the load average stays the same (docs/design.md, "Benchmarks"). So
-``prefstats bench`` also times a fixed loop before and after its figures: random reads and
-writes in a table the size of the solver's, the memory pattern of its transposition table.
+``prefstats bench`` (``runner``) also times a fixed loop before and after its figures: random
+reads and writes in a table the size of the solver's, the memory pattern of its transposition
+table.
 Figures taken at different times compare through it; node counts do not depend on it at all.
 """
 
@@ -14,7 +15,7 @@ import time
 import numpy as np
 from numba import int64
 
-from prefstats.game.kernels import njit
+from prefstats.kernels import njit
 
 REFERENCE_STEPS = 1 << 22
 # 2 MB of int64: the solver's default table was that size until 2026-12-03, and the loop keeps
@@ -30,9 +31,9 @@ def reference_loop(table: np.ndarray, steps: int) -> int:
     """``steps`` reads and writes at the places of a xorshift walk over ``table`` (its size a
     power of two), each place mixed with the sum of the values read so far, so that every read
     waits for the one before, as the search's reads do; returns that sum."""
-    state = XORSHIFT_SEED
+    state = np.int64(XORSHIFT_SEED)  # int64 arithmetic, wrapping, with the JIT off too
     mask = table.shape[0] - 1
-    total = 0
+    total = np.int64(0)
     for _ in range(steps):
         state ^= state << 13
         state ^= state >> 7
@@ -40,7 +41,7 @@ def reference_loop(table: np.ndarray, steps: int) -> int:
         at = (state ^ total) & mask  # each place waits for the value read before it
         total += table[at]
         table[at] = total & LOW_BITS
-    return total
+    return int(total)
 
 
 def reference_nanos() -> float:
@@ -53,11 +54,3 @@ def reference_nanos() -> float:
         reference_loop(table, REFERENCE_STEPS)
         best = min(best, (time.perf_counter_ns() - start) / REFERENCE_STEPS)
     return best
-
-
-def speed_line(when: str) -> str:
-    """One line: ``when`` (before or after) and ``reference_nanos``."""
-    return (
-        f"speed {when}: {reference_nanos():.2f} ns a step of a fixed loop of random reads and "
-        f"writes in a 2 MB table (lower is faster)"
-    )
