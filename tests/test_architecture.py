@@ -12,7 +12,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[1] / "prefstats"
 # Lowest first; a module may import its own subpackage and any lower layer.
 LAYERS = {
-    "version": 0, "stats": 0, "data": 0, "names": 0,
+    "version": 0, "stats": 0, "data": 0, "names": 0, "checks": 0,
     "game": 1,
     "solver": 2,
     "misere": 3,
