@@ -55,10 +55,11 @@ def imports(module: str) -> Iterator[tuple[ast.stmt, str, list[str], bool]]:
             if base.split(".")[0] != "prefstats":
                 continue
             names = [alias.name for alias in node.names]
-            for name in names:  # ``from prefstats.x import module`` imports that module
-                if f"{base}.{name}" in MODULES:
-                    yield node, f"{base}.{name}", [], node in top
-            yield node, base, names, node in top
+            modules = [name for name in names if f"{base}.{name}" in MODULES]
+            for name in modules:  # ``from prefstats.x import module`` imports that module
+                yield node, f"{base}.{name}", [], node in top
+            if len(modules) < len(names):  # and only those, not the names of ``x`` itself
+                yield node, base, names, node in top
 
 
 def resolved(target: str) -> str:
