@@ -11,11 +11,11 @@ input is a ``ValueError``) and a ``TypeError`` (Python's).
 >>> integer("tricks", 11, 0, 10)
 Traceback (most recent call last):
 ...
-ValueError: tricks must be an int in 0..10, got 11
+ValueError: tricks must be an integer in 0..10, got 11
 >>> positive("samples", True)
 Traceback (most recent call last):
 ...
-prefstats.checks.WrongType: samples must be a positive int, got True
+prefstats.checks.WrongType: samples must be a positive integer, got True
 """
 
 from __future__ import annotations
@@ -43,13 +43,15 @@ def is_int(value: object) -> TypeGuard[int | np.integer]:
 def integer(name: str, value: object, low: int | None = None, high: int | None = None) -> int:
     """``value`` as an int, checked to lie in ``low..high`` (either end may be open)."""
     if low is not None and high is not None:
-        what = f"an int in {low}..{high}"
+        what = f"an integer in {low}..{high}"
+    elif low == 0:
+        what = "a non-negative integer"
     elif low is not None:
-        what = f"an int >= {low}"
+        what = f"an integer >= {low}"
     elif high is not None:
-        what = f"an int <= {high}"
+        what = f"an integer <= {high}"
     else:
-        what = "an int"
+        what = "an integer"
     if not is_int(value):
         raise WrongType(f"{name} must be {what}, got {value!r}")
     number = int(value)
@@ -61,9 +63,9 @@ def integer(name: str, value: object, low: int | None = None, high: int | None =
 def positive(name: str, value: object) -> int:
     """``value`` as an int >= 1."""
     if not is_int(value):
-        raise WrongType(f"{name} must be a positive int, got {value!r}")
+        raise WrongType(f"{name} must be a positive integer, got {value!r}")
     if value < 1:
-        raise ValueError(f"{name} must be a positive int, got {int(value)}")
+        raise ValueError(f"{name} must be a positive integer, got {int(value)}")
     return int(value)
 
 
@@ -114,5 +116,6 @@ def choice(name: str, value: object, options: Sequence[T]) -> T:
         equal = value == option
         if isinstance(equal, bool | np.bool_) and equal and _is_bool(value) == _is_bool(option):
             return option
-    known = ", ".join(repr(option) for option in options)
-    raise ValueError(f"{name} must be one of {known}; got {value!r}")
+    known = [repr(option) for option in options]
+    listed = f"{', '.join(known[:-1])} or {known[-1]}" if len(known) > 1 else "".join(known)
+    raise ValueError(f"{name} must be {listed}, got {value!r}")

@@ -37,13 +37,14 @@ def test_integer_returns_a_plain_int(args, expected):
 @pytest.mark.parametrize(
     ("args", "error", "message"),
     [
-        (("tricks", 11, 0, 10), ValueError, "tricks must be an int in 0..10, got 11"),
-        (("tricks", -1, 0, 10), ValueError, "tricks must be an int in 0..10, got -1"),
-        (("deals", 0, 1), ValueError, "deals must be an int >= 1, got 0"),
-        (("gap", 3, None, 2), ValueError, "gap must be an int <= 2, got 3"),
-        (("tricks", True, 0, 10), WrongType, "tricks must be an int in 0..10, got True"),
-        (("tricks", 2.5), WrongType, "tricks must be an int, got 2.5"),
-        (("tricks", "7"), WrongType, "tricks must be an int, got '7'"),
+        (("tricks", 11, 0, 10), ValueError, "tricks must be an integer in 0..10, got 11"),
+        (("tricks", -1, 0, 10), ValueError, "tricks must be an integer in 0..10, got -1"),
+        (("deals", 0, 1), ValueError, "deals must be an integer >= 1, got 0"),
+        (("seed", -1, 0), ValueError, "seed must be a non-negative integer, got -1"),
+        (("gap", 3, None, 2), ValueError, "gap must be an integer <= 2, got 3"),
+        (("tricks", True, 0, 10), WrongType, "tricks must be an integer in 0..10, got True"),
+        (("tricks", 2.5), WrongType, "tricks must be an integer, got 2.5"),
+        (("tricks", "7"), WrongType, "tricks must be an integer, got '7'"),
     ],
 )
 def test_integer_names_the_argument_and_the_value(args, error, message):
@@ -66,7 +67,7 @@ def test_a_wrong_type_is_both_a_value_error_and_a_type_error():
 def test_positive():
     assert positive("samples", 1) == 1 and positive("samples", np.int64(9)) == 9
     for bad, shown in ((0, "0"), (-2, "-2"), (True, "True"), (1.5, "1.5"), (None, "None")):
-        with pytest.raises(ValueError, match=f"^samples must be a positive int, got {shown}$"):
+        with pytest.raises(ValueError, match=f"^samples must be a positive integer, got {shown}$"):
             positive("samples", bad)
 
 
@@ -105,11 +106,11 @@ def test_flag():
 def test_choice_returns_the_option_and_lists_them_all():
     assert choice("players", 3, (3, 4)) == 3 and choice("style", "ru", ("en", "ru")) == "ru"
     assert type(choice("players", np.int64(4), (3, 4))) is int
-    with pytest.raises(ValueError, match=r"^players must be one of 3, 4; got 2$"):
+    with pytest.raises(ValueError, match=r"^players must be 3 or 4, got 2$"):
         choice("players", 2, (3, 4))
-    with pytest.raises(ValueError, match=r"^players must be one of 3, 4; got True$"):
+    with pytest.raises(ValueError, match=r"^players must be 3 or 4, got True$"):
         choice("players", True, (3, 4))  # True == 1 but is no player count
-    with pytest.raises(ValueError, match=r"^style must be one of 'en', 'ru'; got 'de'$"):
+    with pytest.raises(ValueError, match=r"^style must be 'en' or 'ru', got 'de'$"):
         choice("style", "de", ("en", "ru"))
     with pytest.raises(ValueError, match="got array"):
         choice("style", np.array([1, 2]), (1, 2))

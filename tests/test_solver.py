@@ -353,9 +353,9 @@ def test_many_rejects_bad_arrays() -> None:
         solve_many(np.array([[GOOD[0], GOOD[1], 1]], dtype=np.uint32))
     with pytest.raises(ValueError, match="n_jobs"):
         solve_many(good, n_jobs=0)
-    with pytest.raises(ValueError, match=r"target must be an int in 0\.\.2, got 3"):
+    with pytest.raises(ValueError, match=r"target must be an integer in 0\.\.2, got 3"):
         makes_many(good, 3)
-    with pytest.raises(ValueError, match=r"target must be an int in 0\.\.2, got -1"):
+    with pytest.raises(ValueError, match=r"target must be an integer in 0\.\.2, got -1"):
         makes_many(good, -1, misere=True)
     assert solve_many(good.astype(np.int64)).tolist() == solve_many(good).tolist()
 

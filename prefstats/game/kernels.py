@@ -25,6 +25,7 @@ from numba.core import config
 PACKAGE = Path(__file__).resolve().parents[1]
 # Every module that defines kernels, and every package module they import (a test checks it).
 KERNEL_SOURCES = (
+    "checks.py",
     "game/cards.py",
     "game/deal.py",
     "game/rules.py",
