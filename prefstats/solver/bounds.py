@@ -14,8 +14,14 @@ import numpy as np
 from prefstats.checks import flag
 from prefstats.solver import _checks, _pool, _search
 
-__all__ = ["defence_quick_tricks", "misere_one_suit_catch", "misere_safe", "misere_sure_duck",
-           "misere_unsafe_suits", "sure_trump_tricks"]  # fmt: skip
+__all__ = [
+    "defence_quick_tricks",
+    "misere_one_suit_catch",
+    "misere_safe",
+    "misere_sure_duck",
+    "misere_unsafe_suits",
+    "sure_trump_tricks",
+]
 
 
 def misere_one_suit_catch(hands: Sequence[int], *, leader: int, declarer: int = 0) -> bool:

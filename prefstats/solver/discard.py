@@ -16,8 +16,14 @@ from prefstats.game.deal import N_SEATS
 from prefstats.game.rules import LADDER
 from prefstats.solver import _checks, _pool, _potential
 
-__all__ = ["POTENTIAL_STATS", "best_discard", "best_discard_many", "late_discard_reaches",
-           "potential_many", "some_game_many"]  # fmt: skip
+__all__ = [
+    "POTENTIAL_STATS",
+    "best_discard",
+    "best_discard_many",
+    "late_discard_reaches",
+    "potential_many",
+    "some_game_many",
+]
 
 # Counters that potential_many(stats=...) adds to, in order (see _potential.STAT_*).
 POTENTIAL_STATS = (
@@ -194,9 +200,14 @@ def best_discard_many(
 
     def run(chunk: slice) -> None:
         _potential.best_discard_batch(
-            full[chunk], seats[chunk], trump_code, misere_code, _pool.table(), discards[chunk],
+            full[chunk],
+            seats[chunk],
+            trump_code,
+            misere_code,
+            _pool.table(),
+            discards[chunk],
             tricks[chunk],
-        )  # fmt: skip
+        )
 
     _pool.run_chunks(run, len(full), _checks.jobs(n_jobs))
     return discards, tricks

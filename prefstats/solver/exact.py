@@ -17,8 +17,15 @@ from prefstats.game.deal import HAND_SIZE
 from prefstats.solver import _checks, _play, _pool, _search
 from prefstats.solver._pool import LAYOUT_ROWS, clear_tables
 
-__all__ = ["LAYOUT_ROWS", "best_card", "clear_tables", "makes_many", "one_by_one", "solve",
-           "solve_many"]  # fmt: skip
+__all__ = [
+    "LAYOUT_ROWS",
+    "best_card",
+    "clear_tables",
+    "makes_many",
+    "one_by_one",
+    "solve",
+    "solve_many",
+]
 
 
 def solve(
@@ -37,9 +44,14 @@ def solve(
     """
     where = _checks.position(hands, trump=trump, misere=misere, declarer=declarer, leader=leader)
     value = _search.exact_value(
-        *where.kernel_hands, where.kernel_leader, where.trump, where.misere, 0, where.n_tricks,
+        *where.kernel_hands,
+        where.kernel_leader,
+        where.trump,
+        where.misere,
+        0,
+        where.n_tricks,
         _pool.table(),
-    )  # fmt: skip
+    )
     return int(value)
 
 
@@ -71,9 +83,15 @@ def solve_many(
 
         def run(chunk: slice) -> None:
             _search.solve_batch(
-                array[chunk], rows.trump, rows.misere, rows.declarer, rows.leader,
-                _pool.table_for(array[chunk], rows.declarer), out[chunk], nodes[chunk],
-            )  # fmt: skip
+                array[chunk],
+                rows.trump,
+                rows.misere,
+                rows.declarer,
+                rows.leader,
+                _pool.table_for(array[chunk], rows.declarer),
+                out[chunk],
+                nodes[chunk],
+            )
 
         _pool.run_chunks(run, len(array), jobs)
         return out
@@ -108,9 +126,16 @@ def makes_many(
         out = np.zeros(len(array), dtype=np.bool_)
         nodes = np.zeros(len(array), dtype=np.int64)
         _search.makes_batch(
-            array, goal, rows.trump, rows.misere, rows.declarer, rows.leader,
-            _pool.table_for(array, rows.declarer), out, nodes,
-        )  # fmt: skip
+            array,
+            goal,
+            rows.trump,
+            rows.misere,
+            rows.declarer,
+            rows.leader,
+            _pool.table_for(array, rows.declarer),
+            out,
+            nodes,
+        )
         return out
 
     return _pool.in_layout_order(rows.hands, rows.declarer, rows.misere, makes_rows)
@@ -181,9 +206,16 @@ def one_by_one(
             )
         else:
             _search.makes_batch(
-                one, target, trump_code, rows.misere, rows.declarer, rows.leader, table, made,
+                one,
+                target,
+                trump_code,
+                rows.misere,
+                rows.declarer,
+                rows.leader,
+                table,
+                made,
                 nodes,
-            )  # fmt: skip
+            )
         return int(nodes[0])
 
     return solve_row
