@@ -119,7 +119,7 @@ class Contract:
     >>> Contract(11, Strain.HEARTS)
     Traceback (most recent call last):
     ...
-    ValueError: a contract's level must be 6..10, got 11
+    ValueError: a contract's level must be an integer in 6..10, got 11
     """
 
     level: int
