@@ -53,6 +53,7 @@ PACKAGE = Path(__file__).resolve().parent
 KERNEL_SOURCES = (
     "kernels.py",
     "names.py",
+    "checks.py",
     "game/cards.py",
     "game/deal.py",
     "game/rules.py",

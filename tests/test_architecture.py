@@ -13,7 +13,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[1] / "prefstats"
 # Lowest first; a module may import its own subpackage and any lower layer.
 LAYERS = {
-    "version": 0, "stats": 0, "data": 0, "names": 0, "kernels": 0,
+    "version": 0, "stats": 0, "data": 0, "names": 0, "kernels": 0, "checks": 0,
     "game": 1,
     "solver": 2,
     "misere": 3,
@@ -57,10 +57,11 @@ def imports(module: str) -> Iterator[tuple[ast.stmt, str, list[str], bool]]:
             if base.split(".")[0] != "prefstats":
                 continue
             names = [alias.name for alias in node.names]
-            for name in names:  # ``from prefstats.x import module`` imports that module
-                if f"{base}.{name}" in MODULES:
-                    yield node, f"{base}.{name}", [], node in top
-            yield node, base, names, node in top
+            modules = [name for name in names if f"{base}.{name}" in MODULES]
+            for name in modules:  # ``from prefstats.x import module`` imports that module
+                yield node, f"{base}.{name}", [], node in top
+            if len(modules) < len(names):  # and only those, not the names of ``x`` itself
+                yield node, base, names, node in top
 
 
 def resolved(target: str) -> str:

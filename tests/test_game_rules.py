@@ -73,7 +73,7 @@ def test_bad_contract_names_the_text(text):
 
 
 def test_contract_validation():
-    with pytest.raises(ValueError, match=r"level must be 6\.\.10, got 5"):
+    with pytest.raises(ValueError, match=r"level must be an integer in 6\.\.10, got 5"):
         Contract(5, Strain.SPADES)
     with pytest.raises(ValueError, match="only misère"):
         Contract(7, None)

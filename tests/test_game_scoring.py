@@ -468,9 +468,9 @@ def test_errors_players():
 
 
 def test_errors_tricks():
-    with pytest.raises(ValueError, match=r"tricks of seat 1 must be 0\.\.10, got 11"):
+    with pytest.raises(ValueError, match=r"tricks of seat 1 must be an integer in 0\.\.10, got 11"):
         PlayedDeal(tricks=(0, 11, 0))
-    with pytest.raises(ValueError, match=r"tricks of seat 0 must be 0\.\.10, got -1"):
+    with pytest.raises(ValueError, match=r"tricks of seat 0 must be an integer in 0\.\.10, got -1"):
         PlayedDeal(tricks=(-1, 5, 6))
     with pytest.raises(ValueError, match="must be an integer"):
         PlayedDeal(tricks=(2.5, 5, 2.5))
@@ -480,7 +480,9 @@ def test_errors_tricks():
         misere_net(np.array([0, 11]))
     with pytest.raises(ValueError, match="must be integers"):
         misere_net(np.array([0.5]))
-    with pytest.raises(ValueError, match=r"tricks of the inviter must be 0\.\.10, got 12"):
+    with pytest.raises(
+        ValueError, match=r"tricks of the inviter must be an integer in 0\.\.10, got 12"
+    ):
         score_shared_misere(0, 3, 12)
 
 

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from prefstats.benchmarks.solver import timed_solves
 from prefstats.game.cards import Suit, parse_hand
 from prefstats.game.deal import all_layouts
 from prefstats.solver import (
@@ -21,7 +22,6 @@ from prefstats.solver import (
     makes_many,
     solve,
     solve_many,
-    timed_solves,
 )
 from tests.naive import clear_cache, naive_best_discard, naive_value
 
@@ -324,8 +324,8 @@ GOOD = [parse_hand("♠A K"), parse_hand("♠Q J"), parse_hand("♥7 8")]
         ([GOOD[0], GOOD[1], -1], {}, "32-bit mask"),
         ([GOOD[0], GOOD[1], 1 << 32], {}, "32-bit mask"),
         ([GOOD[0], GOOD[1], "♥7 8"], {}, "int mask"),
-        (GOOD, {"declarer": 3}, "declarer must be a seat"),
-        (GOOD, {"leader": -1}, "leader must be a seat"),
+        (GOOD, {"declarer": 3}, "declarer must be 0, 1 or 2"),
+        (GOOD, {"leader": -1}, "leader must be 0, 1 or 2"),
         (GOOD, {"trump": 4}, "trump must be a suit"),
         (GOOD, {"trump": "hearts"}, "trump must be a suit"),
         (GOOD, {"trump": 1, "misere": True}, "misère is played without trumps"),
@@ -353,9 +353,9 @@ def test_many_rejects_bad_arrays() -> None:
         solve_many(np.array([[GOOD[0], GOOD[1], 1]], dtype=np.uint32))
     with pytest.raises(ValueError, match="n_jobs"):
         solve_many(good, n_jobs=0)
-    with pytest.raises(ValueError, match=r"target must be in 0\.\.2"):
+    with pytest.raises(ValueError, match=r"target must be an integer in 0\.\.2, got 3"):
         makes_many(good, 3)
-    with pytest.raises(ValueError, match="target must be in"):
+    with pytest.raises(ValueError, match=r"target must be an integer in 0\.\.2, got -1"):
         makes_many(good, -1, misere=True)
     assert solve_many(good.astype(np.int64)).tolist() == solve_many(good).tolist()
 

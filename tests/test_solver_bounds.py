@@ -84,7 +84,7 @@ def test_both_in_turn_only_with_cards_to_spare() -> None:
     ("options", "message"),
     [
         ({"leader": 0}, "leader must be a defender"),
-        ({"leader": 3}, "leader must be a seat"),
+        ({"leader": 3}, "leader must be 0, 1 or 2"),
         ({"leader": 1, "trump": 4}, "trump must be a suit"),
         ({"leader": 2, "declarer": 2}, "leader must be a defender"),
     ],
@@ -172,5 +172,5 @@ def test_sure_trump_tricks_rejects_no_trump_and_bad_seats() -> None:
     hands = [parse_hand("♠7 8"), parse_hand("♠9 10"), parse_hand("♠J Q")]
     with pytest.raises(ValueError, match="trump must be a suit"):
         sure_trump_tricks(hands, trump=None)  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="declarer must be a seat"):
+    with pytest.raises(ValueError, match="declarer must be 0, 1 or 2"):
         sure_trump_tricks(hands, trump=0, declarer=5)

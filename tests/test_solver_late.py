@@ -67,9 +67,10 @@ def test_late_discard_against_its_naive_twin(trump: int | None) -> None:
 
 @pytest.mark.parametrize(
     ("kwargs", "message"),
-    [({"target": 0}, "target must be 1..2"), ({"target": 3}, "target must be 1..2"),
+    [({"target": 0}, "target must be an integer in 1..2, got 0"),
+     ({"target": 3}, "target must be an integer in 1..2, got 3"),
      ({"target": 1.5}, "target must be an int"), ({"trump": 4}, "trump must be a suit"),
-     ({"leader": 3}, "leader must be a seat"), ({"hand12": 0b111}, "2 cards more")],
+     ({"leader": 3}, "leader must be 0, 1 or 2"), ({"hand12": 0b111}, "2 cards more")],
 )  # fmt: skip
 def test_late_discard_reaches_rejects_bad_input(kwargs: dict, message: str) -> None:
     args = {"hand12": 0b111100, "others": [0b11 << 8, 0b11 << 16], "target": 1} | kwargs

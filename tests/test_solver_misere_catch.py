@@ -211,7 +211,7 @@ def solved_endgames(
     [
         ([1, 2], {"leader": 1}, "expected 3 hands"),
         ([1, 2, 4], {"leader": 0}, "leader must be a defender"),
-        ([1, 2, 4], {"leader": 3}, "leader must be a seat"),
+        ([1, 2, 4], {"leader": 3}, "leader must be 0, 1 or 2"),
         ([1, 1, 4], {"leader": 1}, "in seats 0 and 1"),
         ([1, 6, 8], {"leader": 1}, "equal numbers of cards"),
     ],

@@ -155,7 +155,9 @@ def test_sampling_settings_in_the_spec():
     assert sampled["samples"] == 16 and sampled["discard_candidates"] == 4
     with pytest.raises(ValueError, match="samples must be a positive int"):
         StudySpec(deals=10, seed=1, evaluator="sampled", samples=0)
-    with pytest.raises(ValueError, match="samples of the sampled discard must be >= 1"):
+    with pytest.raises(
+        ValueError, match="samples of the sampled discard must be a positive integer"
+    ):
         StudySpec(deals=10, seed=1, discard="sampled", discard_samples=0)
 
 

@@ -21,6 +21,8 @@ from typing import Literal
 
 import numpy as np
 
+from prefstats.checks import WrongType, is_int
+
 N_SUITS = 4
 N_RANKS = 8
 N_CARDS = N_SUITS * N_RANKS
@@ -221,8 +223,8 @@ def format_holding(holding: int, style: Style = "en") -> str:
 
 def check_holding(holding: int) -> int:
     """``holding`` as an int, or TypeError/ValueError unless it is an 8-bit mask."""
-    if isinstance(holding, bool) or not isinstance(holding, int | np.integer):
-        raise TypeError(f"a suit holding must be an int mask, got {type(holding).__name__}")
+    if not is_int(holding):
+        raise WrongType(f"a suit holding must be an int mask, got {type(holding).__name__}")
     holding = int(holding)
     if not 0 <= holding < N_HOLDINGS:
         raise ValueError(

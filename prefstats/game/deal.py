@@ -34,11 +34,11 @@ import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from math import comb
-from typing import TypeGuard
 
 import numba as nb
 import numpy as np
 
+from prefstats.checks import integer, is_int, positive
 from prefstats.game.cards import (
     FULL_DECK,
     N_CARDS,
@@ -206,7 +206,7 @@ class Stream:
         if isinstance(seed, np.random.SeedSequence) and isinstance(seed.entropy, int):
             return cls(seed.entropy, tuple(int(k) for k in seed.spawn_key))
         parts: tuple[object, ...] = seed if isinstance(seed, tuple) else (seed,)
-        values = [int(p) for p in parts if _is_count(p)]
+        values = [int(p) for p in parts if is_int(p) and p >= 0]
         if not values or len(values) != len(parts):
             raise ValueError(
                 f"seed must be a non-negative int, a tuple of them, a SeedSequence or None, "
@@ -223,10 +223,6 @@ class Stream:
         """The Philox key: uint32 (2,)."""
         sequence = np.random.SeedSequence(self.entropy, spawn_key=self.path)
         return sequence.generate_state(2, np.uint32)
-
-
-def _is_count(value: object) -> TypeGuard[int | np.integer]:
-    return isinstance(value, int | np.integer) and not isinstance(value, bool) and bool(value >= 0)
 
 
 def philox4x32(counter: Sequence[int], key: Sequence[int]) -> tuple[int, int, int, int]:
@@ -264,13 +260,10 @@ def deal_many(
     >>> bool((deals[:, 0] == hand).all())
     True
     """
-    if not _is_count(n):
-        raise ValueError(f"n must be a non-negative integer, got {n!r}")
-    if not _is_count(start):
-        raise ValueError(f"start must be a non-negative integer, got {start!r}")
-    counters = np.arange(start, start + int(n), dtype=np.uint64)
-    rows = _fixed_rows(fixed, int(n))
-    return _deal(rows, Stream.of(seed), counters, np.zeros(int(n), dtype=np.uint32))
+    n, start = integer("n", n, 0), integer("start", start, 0)
+    counters = np.arange(start, start + n, dtype=np.uint64)
+    rows = _fixed_rows(fixed, n)
+    return _deal(rows, Stream.of(seed), counters, np.zeros(n, dtype=np.uint32))
 
 
 def sample_layouts(
@@ -292,8 +285,7 @@ def sample_layouts(
     known = np.asarray(known)
     if known.ndim != 2 or known.shape[1] != N_PARTS:
         raise ValueError(f"known must have shape (m, 4), got {known.shape}")
-    if not _is_count(samples) or samples < 1:
-        raise ValueError(f"samples must be a positive integer, got {samples!r}")
+    samples = positive("samples", samples)
     m = len(known)
     index = np.arange(m) if index is None else np.asarray(index)
     if index.shape != (m,) or (m and index.min() < 0):
@@ -315,13 +307,12 @@ def uniform_integers(
     >>> sorted(set(draws.tolist())), bool((later == draws[2:5]).all())
     ([0, 1, 2, 3, 4, 5], True)
     """
-    if not _is_count(n) or not _is_count(start):
-        raise ValueError(f"n and start must be non-negative integers, got {n!r}, {start!r}")
-    if not _is_count(bound) or not 0 < bound < 1 << 63:
+    n, start = integer("n", n, 0), integer("start", start, 0)
+    if not is_int(bound) or not 0 < bound < 1 << 63:
         raise ValueError(f"bound must be a positive integer below 2**63, got {bound!r}")
-    counters = np.arange(start, start + int(n), dtype=np.uint64)
-    out = np.empty(int(n), dtype=np.int64)
-    _draw_ranks(Stream.of(seed).key, counters, np.zeros(int(n), dtype=np.uint32),
+    counters = np.arange(start, start + n, dtype=np.uint64)
+    out = np.empty(n, dtype=np.int64)
+    _draw_ranks(Stream.of(seed).key, counters, np.zeros(n, dtype=np.uint32),
                 np.uint64(bound), np.uint64((1 << 64) - bound), out)  # fmt: skip
     return out
 

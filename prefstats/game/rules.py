@@ -21,6 +21,7 @@ from typing import TypeVar
 
 import numpy as np
 
+from prefstats.checks import choice, integer
 from prefstats.game.cards import N_SUITS, SUIT_SYMBOLS, Style, Suit
 from prefstats.names import lookup
 
@@ -68,8 +69,7 @@ class RuleSet:
     scoring: Convention = Convention.SOCHI
 
     def __post_init__(self) -> None:
-        if isinstance(self.players, bool) or self.players not in (3, 4):
-            raise ValueError(f"players must be 3 or 4, got {self.players!r}")
+        object.__setattr__(self, "players", choice("players", self.players, (3, 4)))
         object.__setattr__(self, "misere_overbid", _as_enum(MisereOverbid, self.misere_overbid))
         object.__setattr__(self, "scoring", _as_enum(Convention, self.scoring))
 
@@ -119,7 +119,7 @@ class Contract:
     >>> Contract(11, Strain.HEARTS)
     Traceback (most recent call last):
     ...
-    ValueError: a contract's level must be 6..10, got 11
+    ValueError: a contract's level must be an integer in 6..10, got 11
     """
 
     level: int
@@ -130,8 +130,8 @@ class Contract:
             return
         if self.strain is None:
             raise ValueError("only misère (level 0) has no strain")
-        if isinstance(self.level, bool) or self.level not in range(MIN_LEVEL, MAX_LEVEL + 1):
-            raise ValueError(f"a contract's level must be 6..10, got {self.level!r}")
+        level = integer("a contract's level", self.level, MIN_LEVEL, MAX_LEVEL)
+        object.__setattr__(self, "level", level)
         object.__setattr__(self, "strain", Strain(self.strain))
 
     @classmethod

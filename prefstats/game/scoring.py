@@ -102,6 +102,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from prefstats.checks import choice, integer, positive
 from prefstats.game.rules import MAX_LEVEL, MIN_LEVEL, Contract, Convention, RuleSet, Strain
 
 TRICKS = 10  # tricks in a deal
@@ -214,16 +215,11 @@ def convention_of(scoring: RuleSet | Convention | ScoringConvention) -> ScoringC
 
 
 def _check_players(players: int) -> None:
-    if isinstance(players, bool) or players not in (3, 4):
-        raise ValueError(f"players must be 3 or 4, got {players!r}")
+    choice("players", players, (3, 4))
 
 
 def _check_tricks(tricks: object, who: str) -> int:
-    if isinstance(tricks, bool) or not isinstance(tricks, int | np.integer):
-        raise ValueError(f"tricks of {who} must be an integer, got {tricks!r}")
-    if not 0 <= tricks <= TRICKS:
-        raise ValueError(f"tricks of {who} must be 0..10, got {tricks}")
-    return int(tricks)
+    return integer(f"tricks of {who}", tricks, 0, TRICKS)
 
 
 @dataclass(frozen=True)
@@ -281,10 +277,7 @@ class PlayedDeal:
     def _check_all_pass(self) -> None:
         if self.declarer is not None or self.whisters is not None:
             raise ValueError("an all-pass has no declarer and no whist; give a contract")
-        if isinstance(self.allpass_round, bool) or not (
-            isinstance(self.allpass_round, int) and self.allpass_round >= 1
-        ):
-            raise ValueError(f"allpass_round must be 1, 2, 3, ..., got {self.allpass_round!r}")
+        positive("allpass_round", self.allpass_round)
 
     def _check_game(self) -> None:
         if self.declarer not in self.active:

@@ -88,6 +88,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
+from prefstats.checks import WrongType, integer, is_int
 from prefstats.game import cards
 from prefstats.game.cards import (
     FULL_DECK,
@@ -435,16 +436,12 @@ def _checked_layout(holding: int, left: int, right: int) -> tuple[int, int, int]
 
 
 def _checked_max_out(max_out_of_play: int) -> int:
-    if isinstance(max_out_of_play, bool) or not isinstance(max_out_of_play, int):
-        raise TypeError(f"max_out_of_play must be an int, got {type(max_out_of_play).__name__}")
-    if not 0 <= max_out_of_play <= N_RANKS:
-        raise ValueError(f"max_out_of_play must be in 0..{N_RANKS}, got {max_out_of_play}")
-    return max_out_of_play
+    return integer("max_out_of_play", max_out_of_play, 0, N_RANKS)
 
 
 def _checked_hand(hand: int) -> int:
-    if isinstance(hand, bool) or not isinstance(hand, (int, np.integer)):
-        raise TypeError(f"a hand must be an int mask, got {type(hand).__name__}")
+    if not is_int(hand):
+        raise WrongType(f"a hand must be an int mask, got {type(hand).__name__}")
     hand = int(hand)
     if not 0 <= hand <= FULL_DECK:
         raise ValueError(f"a hand mask must be a 32-bit value, got {hand}")

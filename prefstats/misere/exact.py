@@ -34,6 +34,7 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
+from prefstats.checks import integer
 from prefstats.game.cards import N_CARDS, N_HOLDINGS, N_RANKS, N_SUITS, holdings
 from prefstats.game.deal import DEFENDER_CARDS, HAND_SIZE, TALON_SIZE
 from prefstats.misere.classes import (
@@ -72,9 +73,9 @@ def split_probabilities(
     >>> sum(split_probabilities(4, unseen=22).values())
     Fraction(1, 1)
     """
-    _check_int("n_out", n_out, 0, unseen)
-    _check_int("hand_size", hand_size, 0, None)
-    _check_int("unseen", unseen, 2 * hand_size, None)
+    integer("n_out", n_out, 0, unseen)
+    integer("hand_size", hand_size, 0, None)
+    integer("unseen", unseen, 2 * hand_size, None)
     total = math.comb(unseen, hand_size) * math.comb(unseen - hand_size, hand_size)
     others = unseen - n_out
     result = {}
@@ -99,9 +100,9 @@ def talon_outs(k: int, unseen: int = UNSEEN_BEFORE_TALON, talon_size: int = TALO
     >>> talon_outs(2)
     Fraction(41, 231)
     """
-    _check_int("unseen", unseen, 0, None)
-    _check_int("talon_size", talon_size, 0, unseen)
-    _check_int("k", k, 0, unseen)
+    integer("unseen", unseen, 0, None)
+    integer("talon_size", talon_size, 0, unseen)
+    integer("k", k, 0, unseen)
     return 1 - Fraction(math.comb(unseen - k, talon_size), math.comb(unseen, talon_size))
 
 
@@ -117,7 +118,7 @@ def holding_probability(holding: int, hand_size: int = HAND_SIZE) -> Fraction:
     Fraction(1, 1)
     """
     suit_class(holding)  # validates the holding with a clear error
-    _check_int("hand_size", hand_size, 0, N_CARDS)
+    integer("hand_size", hand_size, 0, N_CARDS)
     length = int(holding).bit_count()
     rest = N_CARDS - N_RANKS
     return Fraction(math.comb(rest, hand_size - length), math.comb(N_CARDS, hand_size))
@@ -155,7 +156,7 @@ def hand_class_counts(
     >>> counts[(4, 0, 0, 0)]  # four clean suits
     1042
     """
-    _check_int("hand_size", hand_size, 0, N_CARDS)
+    integer("hand_size", hand_size, 0, N_CARDS)
     return dict(_hand_class_counts(hand_size, max_out_of_play))
 
 
@@ -330,11 +331,3 @@ def _comb(n: int, k: int) -> int:
 
 
 # --- validation ------------------------------------------------------------------------------
-
-
-def _check_int(name: str, value: int, low: int, high: int | None) -> None:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
-    if value < low or (high is not None and value > high):
-        bound = f"{low}..{high}" if high is not None else f">= {low}"
-        raise ValueError(f"{name} must be {bound}, got {value}")

@@ -27,6 +27,8 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
+from prefstats.checks import is_int
+from prefstats.checks import seat as seat_index
 from prefstats.data import shipped
 from prefstats.game.cards import N_HOLDINGS, parse_holding
 from prefstats.game.deal import FIRST_HAND, N_SEATS
@@ -46,11 +48,7 @@ def relative_lead(declarer_seat: int) -> int:
     >>> [LEADS[relative_lead(seat)] for seat in (0, 1, 2)]
     ['own', 'right', 'left']
     """
-    if declarer_seat not in range(N_SEATS) or isinstance(declarer_seat, bool):
-        raise ValueError(
-            f"seat must be 0, 1 or 2 (first, second, third hand), got {declarer_seat!r}"
-        )
-    return (FIRST_HAND - int(declarer_seat)) % N_SEATS
+    return (FIRST_HAND - seat_index("seat", declarer_seat)) % N_SEATS
 
 
 def load_catch_rates(path: str | Path | None = None) -> pd.DataFrame:
@@ -191,7 +189,7 @@ def catch_rate(holding: int | str, lead: str | int = "own", setting: str = "clea
         return float(rates[1:].mean())
     if isinstance(lead, str) and lead in LEADS:
         return float(rates[LEADS.index(lead)])
-    if isinstance(lead, int | np.integer) and not isinstance(lead, bool) and 0 <= lead < 3:
+    if is_int(lead) and 0 <= lead < 3:
         return float(rates[int(lead)])
     raise ValueError(f"lead must be 'own', 'left', 'right', 'defenders' or 0..2, got {lead!r}")
 

@@ -34,6 +34,7 @@ from typing import ClassVar, Protocol
 
 import numpy as np
 
+from prefstats.checks import positive
 from prefstats.game.cards import N_CARDS, N_RANKS, N_SUITS, card_positions, holdings
 from prefstats.game.deal import HAND_SIZE, N_PARTS, TALON, TALON_SIZE, Stream, sample_layouts
 from prefstats.game.rules import LEVEL_OF_RANK, MAX_LEVEL, RANK_OF, STRAIN_OF_RANK
@@ -351,8 +352,7 @@ class SampledDiscard:
             value = getattr(self, name)
             if value is None and name == "candidates":
                 continue
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"{name} of the sampled discard must be >= 1, got {value!r}")
+            positive(f"{name} of the sampled discard", value)
 
     def layouts(self, task: DiscardTask) -> np.ndarray:
         """uint32 (n, samples, 4): the deals the declarer samples, his hand and the talon kept

@@ -32,6 +32,7 @@ from typing import ClassVar, Protocol
 
 import numpy as np
 
+from prefstats.checks import positive
 from prefstats.game.cards import N_SUITS, card_positions, holdings
 from prefstats.game.deal import (
     FIRST_HAND,
@@ -226,8 +227,7 @@ class SampledEvaluator(SeatByEvaluator):
     max_misere_risk: float = 3.0
 
     def __post_init__(self) -> None:
-        if isinstance(self.samples, bool) or not isinstance(self.samples, int) or self.samples < 1:
-            raise ValueError(f"samples must be a positive int, got {self.samples!r}")
+        positive("samples", self.samples)
         if not 0 < self.threshold <= 1:
             raise ValueError(f"threshold must be in (0, 1], got {self.threshold!r}")
 

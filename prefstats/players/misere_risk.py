@@ -29,6 +29,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from tqdm.auto import tqdm
 
+from prefstats.checks import integer, is_int
+from prefstats.checks import seat as seat_index
 from prefstats.game.cards import N_CARDS, Style, format_hand, parse_hand
 from prefstats.game.deal import (
     FIRST_HAND,
@@ -162,17 +164,17 @@ def misere_risk(
     (200, True)
     """
     hand_mask = _checked_cards("hand", hand, HAND_SIZE)
-    seat = _checked_seat(seat)
+    seat = seat_index("seat", seat)
     talon_mask = None if talon is None else _checked_cards("talon", talon, TALON_SIZE)
     if talon_mask is not None and talon_mask & hand_mask:
         raise ValueError(f"talon {format_hand(talon_mask)} overlaps the hand: "
                          f"{format_hand(talon_mask & hand_mask)}")  # fmt: skip
     policy, fixed = _checked_discard(discard, hand_mask, talon_mask)
-    _checked_count("choice_n", choice_n, 1)
+    integer("choice_n", choice_n, 1)
     if exhaustive:
         _check_exhaustive(talon_mask, policy)
     else:
-        _checked_count("n", n, 2)
+        integer("n", n, 2)
     stream = Stream.of(seed)
     fixed_parts = {seat: hand_mask} | ({TALON: talon_mask} if talon_mask is not None else {})
     if exhaustive:
@@ -248,7 +250,7 @@ def _checked_cards(name: str, cards: int | np.integer | str, size: int) -> int:
             mask = parse_hand(cards)
         except ValueError as err:
             raise ValueError(f"{name}: {err}") from None
-    elif isinstance(cards, bool) or not isinstance(cards, int | np.integer):
+    elif not is_int(cards):
         raise ValueError(f"{name} must be a card mask or text, got {cards!r}")
     else:
         mask = int(cards)
@@ -261,17 +263,11 @@ def _checked_cards(name: str, cards: int | np.integer | str, size: int) -> int:
     return mask
 
 
-def _checked_seat(seat: int) -> int:
-    if isinstance(seat, bool) or not isinstance(seat, int | np.integer) or not 0 <= seat < 3:
-        raise ValueError(f"seat must be 0, 1 or 2 (first, second, third hand), got {seat!r}")
-    return int(seat)
-
-
 def _checked_discard(discard: object, hand: int, talon: int | None) -> tuple[str, int]:
     """(policy, 0) for a policy name, or ("fixed", mask) for two cards held after the talon."""
     if isinstance(discard, str) and discard in DISCARDS:
         return discard, 0
-    if not isinstance(discard, str | int | np.integer) or isinstance(discard, bool):
+    if not (isinstance(discard, str) or is_int(discard)):
         raise ValueError(f"discard must be a policy name or two cards, got {discard!r}")
     try:
         mask = _checked_cards("discard", discard, TALON_SIZE)
@@ -296,9 +292,3 @@ def _check_exhaustive(talon: int | None, policy: str) -> None:
             "exhaustive=True needs a discard fixed before the layout (cards, 'heuristic' or "
             "'sampled'); 'dd' would solve every discard of all 184,756 layouts"
         )
-
-
-def _checked_count(name: str, value: int, least: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < least:
-        raise ValueError(f"{name} must be an integer >= {least}, got {value!r}")
-    return int(value)

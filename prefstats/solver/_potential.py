@@ -36,7 +36,6 @@ from prefstats.solver._search import (
     _guess,
     _high_card,
     _hint_card,
-    _is_max,
     _killer_card,
     _killer_slot,
     _lead_order,
@@ -47,12 +46,12 @@ from prefstats.solver._search import (
     _position_key,
     _reaches,
     _run_tops,
-    _seat_hand,
+    _store_answer,
     _suit_cards,
     _suit_of,
     _top_runs,
+    _trick_seats,
     _tt_bounds,
-    _tt_store,
     exact_value,
 )
 from prefstats.solver._tables import SUIT_BITS
@@ -366,15 +365,7 @@ def _late_search(
     n_tricks = _count(hl)
     spare = _count(hd) - n_tricks
     present = hd | hl | hr
-    seat1 = leader
-    seat2 = (leader + 1) % N_SEATS
-    seat3 = (leader + 2) % N_SEATS
-    hand2 = _seat_hand(seat2, hd, hl, hr)
-    hand3 = _seat_hand(seat3, hd, hl, hr)
-    max1 = _is_max(seat1, 0)
-    max2 = _is_max(seat2, 0)
-    max3 = _is_max(seat3, 0)
-    hand1 = _seat_hand(seat1, hd, hl, hr)
+    seat1, seat2, seat3, hand1, hand2, hand3, max1, max2, max3 = _trick_seats(leader, hd, hl, hr, 0)
     moves1 = _run_tops(hand1, present)
     first1, second1, dirs1 = _lead_order(seat1, moves1, hd, hl, hr, present, trump)
     killer = _killer_slot(tt, leader, n_tricks, target)
@@ -456,11 +447,7 @@ def _late_search(
             if answer2 == max1:
                 answer1 = answer2
                 tt[killer] = card1
-    if key >= 0:
-        if answer1:
-            _tt_store(tt, key, n_tricks, target, n_tricks, NO_HINT)
-        else:
-            _tt_store(tt, key, n_tricks, 0, target - 1, NO_HINT)
+    _store_answer(tt, key, n_tricks, target, answer1, NO_HINT)
     return answer1
 
 

@@ -1,6 +1,6 @@
 """Numba kernels of the double-dummy solver: null-window search, exact driver, batch loops.
 
-Kernel conventions (the public wrapper in ``__init__`` converts to them):
+Kernel conventions (the public modules ``exact``, ``discard`` and ``bounds`` convert to them):
 
 - Seats are renumbered so that kernel seat 0 is the declarer, 1 the next player in play order
   (his left), 2 the one after; ``hd, hl, hr`` are their hands as int64 masks, card bit =
@@ -25,7 +25,7 @@ sure-trick bounds in contracts (docs/design.md, "Contract bounds") and "stuck" /
 "caught by one suit" / "sure duck" bounds in misère (docs/design.md, "Misère bounds"); plain
 minimax for the last two tricks. The discard questions and the dealt potential build on it in
 ``_potential``. The table is 512 KB for random deals (it stays in cache) and 32 MB for many
-layouts of one hand, whose rows share positions (``solver._table_for``).
+layouts of one hand, whose rows share positions (``_pool.table_for``).
 """
 
 from __future__ import annotations
@@ -1175,6 +1175,34 @@ def _probe(
     return UNDECIDED, key, hint, codes
 
 
+@njit(**KERNEL, inline="always")
+def _trick_seats(
+    leader: int, hd: int, hl: int, hr: int, misere: int
+) -> tuple[int, int, int, int, int, int, bool, bool, bool]:
+    """The seats of a trick led by ``leader`` in play order, their hands, and whether each
+    maximises (``_search`` and ``_potential._late_search`` start a trick with it)."""
+    seat2 = (leader + 1) % N_SEATS
+    seat3 = (leader + 2) % N_SEATS
+    hand1 = _seat_hand(leader, hd, hl, hr)
+    hand2 = _seat_hand(seat2, hd, hl, hr)
+    hand3 = _seat_hand(seat3, hd, hl, hr)
+    max1, max2, max3 = _is_max(leader, misere), _is_max(seat2, misere), _is_max(seat3, misere)
+    return leader, seat2, seat3, hand1, hand2, hand3, max1, max2, max3
+
+
+@njit(**KERNEL, inline="always")
+def _store_answer(
+    tt: np.ndarray, key: int, n_tricks: int, target: int, answer: bool, hint: int
+) -> None:
+    """Store a searched null-window answer (``key`` -1: a position too small to store): a
+    lower bound ``target`` if it is yes, an upper bound ``target - 1`` if no."""
+    if key >= 0:
+        if answer:
+            _tt_store(tt, key, n_tricks, target, n_tricks, hint)
+        else:
+            _tt_store(tt, key, n_tricks, 0, target - 1, hint)
+
+
 def _search_signature(misere: int) -> Signature:
     """``_search``'s signature with ``misere`` a constant (a numba literal): it is compiled once
     for contracts and once for misère, so neither carries the other's branches (docs/design.md,
@@ -1207,15 +1235,9 @@ def _search(
     """
     tt[_node_counter(tt)] += 1
     present = hd | hl | hr
-    seat1 = leader
-    seat2 = (leader + 1) % N_SEATS
-    seat3 = (leader + 2) % N_SEATS
-    hand2 = _seat_hand(seat2, hd, hl, hr)
-    hand3 = _seat_hand(seat3, hd, hl, hr)
-    max1 = _is_max(seat1, misere)
-    max2 = _is_max(seat2, misere)
-    max3 = _is_max(seat3, misere)
-    hand1 = _seat_hand(seat1, hd, hl, hr)
+    seat1, seat2, seat3, hand1, hand2, hand3, max1, max2, max3 = _trick_seats(
+        leader, hd, hl, hr, misere
+    )
     moves1 = _run_tops(hand1, present)
     shed_first = _unsafe_cards(codes) if misere else 0
     if misere:
@@ -1284,11 +1306,7 @@ def _search(
                 answer1 = answer2
                 decisive = _hint_of(card1, present)
                 tt[killer] = card1
-    if key >= 0:
-        if answer1:
-            _tt_store(tt, key, n_tricks, target, n_tricks, decisive)
-        else:
-            _tt_store(tt, key, n_tricks, 0, target - 1, decisive)
+    _store_answer(tt, key, n_tricks, target, answer1, decisive)
     return answer1
 
 

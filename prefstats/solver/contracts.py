@@ -20,7 +20,8 @@ import pandas as pd
 from prefstats.game.cards import N_SUITS, Style
 from prefstats.game.deal import FIRST_HAND, N_SEATS, SEAT_NAMES
 from prefstats.game.rules import STRAIN_OF_RANK, Contract, Strain
-from prefstats.solver import best_discard_many, makes_many, solve, solve_many
+from prefstats.solver.discard import best_discard_many
+from prefstats.solver.exact import makes_many, solve, solve_many
 
 MISERE_STRAIN = -1  # STRAIN_OF_RANK of misère
 STRAINS = (MISERE_STRAIN, *Strain)

@@ -17,8 +17,9 @@ from dataclasses import dataclass
 
 from prefstats.game.cards import N_RANKS, RED_SUITS, SUIT_SYMBOLS, Style, format_card
 from prefstats.game.deal import N_SEATS, SEAT_NAMES
-from prefstats.solver import _beats, best_card
+from prefstats.solver._play import trick_winner
 from prefstats.solver._search import NO_TRUMP
+from prefstats.solver.exact import best_card
 
 
 @dataclass(frozen=True)
@@ -118,18 +119,9 @@ def play_line(
             played.append(card)
             to_come.append(tricks_on)
             value = tricks_on if value is None else value  # the solver's value of the deal
-        winner = _winner(played, to_lead, trump)
+        winner = trick_winner(played, to_lead, NO_TRUMP if trump is None else trump)
         tricks.append(LineTrick(to_lead, tuple(played), winner, tuple(to_come)))
         won += winner == declarer
         to_lead = winner
     assert won == value, "a play line keeps the solver's value"
     return PlayLine(tuple(int(h) for h in hands), trump, misere, declarer, leader, tuple(tricks))
-
-
-def _winner(cards: list[int], leader: int, trump: int | None) -> int:
-    """The seat that wins a complete trick (docs/rules.md, "Play")."""
-    best, winner = cards[0], leader
-    for step, card in enumerate(cards[1:], start=1):
-        if _beats(card, best, NO_TRUMP if trump is None else trump):
-            best, winner = card, (leader + step) % N_SEATS
-    return winner

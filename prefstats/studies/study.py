@@ -43,6 +43,7 @@ from typing import Any, cast
 import numpy as np
 import pandas as pd
 
+from prefstats.checks import integer, positive
 from prefstats.game.bidding import auction_many
 from prefstats.game.deal import N_SEATS, PART_SIZES, Stream, deal_many
 from prefstats.game.rules import NINE_LEVEL, Convention, RuleSet
@@ -99,10 +100,8 @@ class StudySpec:
             object.__setattr__(self, "chunk_size", self.default_chunk_size())
         for name in ("deals", "chunk_size"):
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"{name} must be a positive integer, got {value!r}")
-        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
-            raise ValueError(f"seed must be a non-negative integer, got {self.seed!r}")
+            positive(name, value)
+        integer("seed", self.seed, 0)
         self.rule_set()
         self.evaluator_policy()
         self.discard_policy()
