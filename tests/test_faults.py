@@ -16,14 +16,8 @@ import pytest
 
 from prefstats.cli import main
 from prefstats.studies.results import summarize
-from prefstats.studies.runs import (
-    QUARANTINE,
-    RunError,
-    chunk_path,
-    file_digest,
-    seal_path,
-    write_table,
-)
+from prefstats.studies.runs import QUARANTINE, chunk_path, seal_path
+from prefstats.studies.storage import RunError, file_digest, write_table
 from prefstats.studies.study import StudySpec, load_study, run_study
 
 SPEC = StudySpec(deals=3000, seed=5, chunk_size=1000)

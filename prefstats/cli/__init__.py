@@ -21,7 +21,7 @@ import pyarrow as pa
 
 from prefstats.cli import game, misere, studies
 from prefstats.cli.speed import speed_line
-from prefstats.studies.runs import one_line
+from prefstats.studies.storage import one_line
 from prefstats.version import __version__
 
 BENCHMARKS = {

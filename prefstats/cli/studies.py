@@ -19,7 +19,8 @@ from prefstats.report.html import build_report
 from prefstats.studies import catch_tables
 from prefstats.studies.misere_ev import run_misere_ev
 from prefstats.studies.results import FINDINGS_EVENTS, sensitivity, summarize
-from prefstats.studies.runs import read_spec, write_shipped, write_table
+from prefstats.studies.runs import read_spec
+from prefstats.studies.storage import write_shipped, write_table
 from prefstats.studies.study import StudySpec, run_study
 
 JOBS_HELP = "worker processes (at most the cores here)"
