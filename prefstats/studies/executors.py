@@ -3,32 +3,51 @@ cluster (docs/design.md, "Runs").
 
 :func:`executor` gives a function that runs tasks (argument tuples of one work function) on a
 backend, in any order, yielding each one's result as it finishes; the workers stop with the
-block, also when it is interrupted. A worker process watches the process that started the run
-and ends itself when that one is gone, so no worker keeps computing for a run nobody waits for.
+block, also when it is interrupted.
+
+What a dying worker costs: a task whose loky worker dies is retried once (in a fresh pool);
+a task whose dask workers keep dying (the scheduler gives up after its ``allowed-failures``)
+is resubmitted up to ``DASK_ATTEMPTS`` times in all. Past that, :class:`WorkersDied` names the
+task and the cause in one line; the tasks already done are kept. A loky worker watches the
+process that started the run from the moment it starts (a dask worker from its first task) and
+ends itself when that process is gone, so no worker outlives a killed run for long.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
 import socket
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, wait
 from typing import Any
 
-from joblib import Parallel, delayed, parallel_config
 from joblib.externals.loky import get_reusable_executor
+from joblib.externals.loky.process_executor import BrokenProcessPool
 
 from prefstats.studies.storage import RunError, one_line
 
 BACKENDS = ("loky", "dask")
 SCHEDULER_TIMEOUT = "10s"  # how long to wait for an external dask scheduler
 OWNER_POLL_SECONDS = 0.5  # how often a worker checks that the run's process is still there
+LOKY_ATTEMPTS = 2  # a task whose worker died is retried once
+DASK_ATTEMPTS = 3  # submissions of a task whose workers keep dying (each: the scheduler's retries)
 
 Task = tuple[Any, ...]
 Work = Callable[..., int]
 RunAll = Callable[[Sequence[Task]], Iterator[int]]
+
+
+class WorkersDied(RunError):
+    """The workers computing ``task`` died too often; the message is one line with the cause."""
+
+    def __init__(self, task: Task, attempts: int, cause: str) -> None:
+        super().__init__(f"workers died {attempts} times computing it ({cause})")
+        self.task = task
 
 
 def check_backend(jobs: int, backend: str, scheduler: str | None) -> None:
@@ -49,20 +68,83 @@ def executor(work: Work, jobs: int, backend: str, scheduler: str | None) -> Iter
         yield lambda tasks: (work(*task) for task in tasks)
         return
     if backend == "loky":
-        try:
-            yield lambda tasks: _parallel(work, tasks, n_jobs=jobs)
-        except BaseException:
-            get_reusable_executor().shutdown(wait=False, kill_workers=True)
-            raise
+        yield lambda tasks: _on_loky(work, tasks, jobs)
         return
-    with _dask_client(scheduler, jobs), parallel_config(backend="dask"):
-        yield lambda tasks: _parallel(work, tasks)
+    with _dask_client(scheduler, jobs) as client:
+        yield lambda tasks: _on_dask(client, work, tasks)
 
 
-def _parallel(work: Work, tasks: Sequence[Task], n_jobs: int | None = None) -> Iterator[int]:
-    owner = (socket.gethostname(), os.getpid())
-    calls = (delayed(_in_worker)(owner, work, *task) for task in tasks)
-    yield from Parallel(n_jobs=n_jobs, return_as="generator_unordered")(calls)
+def _owner() -> tuple[str, int]:
+    return socket.gethostname(), os.getpid()
+
+
+def _on_loky(work: Work, tasks: Sequence[Task], jobs: int) -> Iterator[int]:
+    """Results of ``work(*task)`` on ``jobs`` loky processes, at most ``jobs`` tasks in flight
+    (so that the tasks of a dead worker are known). The tasks in flight when a worker died are
+    retried once in a fresh pool, each alone: a second death is then that task's own."""
+    queue = deque((task, 1) for task in tasks)
+    running: dict[Any, tuple[Task, int]] = {}
+    pool = None
+    try:
+        while queue or running:
+            pool = get_reusable_executor(max_workers=jobs, initializer=_watch_owner,
+                                         initargs=(_owner(),))  # fmt: skip
+            while queue and len(running) < jobs and not _retrying(queue, running):
+                task, attempt = queue.popleft()
+                running[pool.submit(work, *task)] = (task, attempt)
+            done, _ = wait(running, return_when=FIRST_COMPLETED)
+            for future in done:
+                task, attempt = running.pop(future)
+                try:
+                    result = future.result()
+                except BrokenProcessPool as err:  # its worker, or another one in flight, died
+                    if attempt >= LOKY_ATTEMPTS:
+                        raise WorkersDied(task, attempt, _loky_cause(err)) from None
+                    queue.appendleft((task, attempt + 1))
+                    continue
+                yield result
+    except BaseException:
+        if pool is not None:
+            pool.shutdown(wait=False, kill_workers=True)
+        raise
+
+
+def _retrying(queue: deque[tuple[Task, int]], running: dict[Any, tuple[Task, int]]) -> bool:
+    """Whether the next task must wait: a retried task runs alone."""
+    return bool(running) and (queue[0][1] > 1 or any(a > 1 for _, a in running.values()))
+
+
+def _loky_cause(err: BaseException) -> str:
+    """What killed a loky worker, in a few words (its exit code, e.g. ``SIGKILL(-9)``)."""
+    codes = re.search(r"exit codes? of the workers? (?:are|is) \{([^}]*)\}", str(err))
+    return f"exit code {codes.group(1)}" if codes else one_line(err)[:200]
+
+
+def _on_dask(client: Any, work: Work, tasks: Sequence[Task]) -> Iterator[int]:
+    """Results of ``work(*task)`` on the dask cluster; a task the scheduler gave up on (its
+    workers died) is resubmitted, up to ``DASK_ATTEMPTS`` submissions."""
+    from dask.distributed import KilledWorker, as_completed  # the optional 'distributed' extra
+
+    owner = _owner()
+    pending = {client.submit(_in_worker, owner, work, *task, pure=False): (task, 1)
+               for task in tasks}  # fmt: skip
+    finished = as_completed(list(pending))
+    try:
+        for future in finished:
+            task, attempt = pending.pop(future)
+            if future.status == "finished":
+                yield future.result()
+                continue
+            error = future.exception()
+            if not isinstance(error, KilledWorker):
+                raise error
+            if attempt >= DASK_ATTEMPTS:
+                raise WorkersDied(task, attempt, f"KilledWorker: {one_line(error)[:200]}")
+            retry = client.submit(_in_worker, owner, work, *task, pure=False)
+            pending[retry] = (task, attempt + 1)
+            finished.add(retry)
+    finally:
+        client.cancel(list(pending))
 
 
 def _in_worker(owner: tuple[str, int], work: Work, *task: Any) -> int:

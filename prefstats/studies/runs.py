@@ -29,7 +29,9 @@ computed by ``executors`` (in this process, on loky processes or on a dask clust
 
 from __future__ import annotations
 
+import errno
 import hashlib
+import itertools
 import json
 import os
 import socket
@@ -43,17 +45,21 @@ from typing import Any
 import pandas as pd
 from tqdm.auto import tqdm
 
-from prefstats.studies.executors import check_backend, executor
+from prefstats.studies.executors import WorkersDied, check_backend, executor
 from prefstats.studies.storage import (
     RunError,
     file_digest,
+    folder_lock,
     one_line,
+    remove_temporaries,
     write_atomic,
     write_table,
 )
 
 SPEC_FILE = "run.json"
 QUARANTINE = "quarantine"
+MAX_CHUNKS = 1_000_000  # two files a chunk: more is no folder a filesystem lists in good time
+FULL_DISK = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
 
 
 @dataclass(frozen=True)
@@ -86,12 +92,15 @@ def chunk_sizes(spec: dict[str, Any]) -> list[int]:
 
 
 def chunks_of(spec: dict[str, Any]) -> list[Chunk]:
-    """The chunks of a run, in order."""
+    """The chunks of a run, in order (in time linear in their number).
+
+    >>> chunks_of({"n": 10, "chunk_size": 4})[-1]
+    Chunk(index=2, start=8, rows=2)
+    """
     sizes = chunk_sizes(spec)
-    starts = [sum(sizes[:i]) for i in range(len(sizes))]
-    return [
-        Chunk(i, start, rows) for i, (start, rows) in enumerate(zip(starts, sizes, strict=True))
-    ]
+    starts = itertools.accumulate(sizes, initial=0)
+    pairs = zip(starts, sizes, strict=False)  # accumulate gives one start more: the end
+    return [Chunk(i, start, rows) for i, (start, rows) in enumerate(pairs)]
 
 
 def chunk_path(folder: Path, index: int) -> Path:
@@ -128,7 +137,10 @@ def run_chunks(
     reads; it is the run's provenance. ``backend``: ``loky`` (local processes) or ``dask``
     (joblib's dask backend on the ``scheduler`` address, or on a LocalCluster started here).
     A chunk that fails its seal, its number of rows or ``check`` of its rows is quarantined
-    with a line through ``say`` (default: standard error) and recomputed.
+    with a line through ``say`` (default: standard error) and recomputed. The run holds the
+    folder's lock while it works (a second run on it stops with RunError naming the holder)
+    and first removes the temporary files a killed run left. Workers that keep dying on a
+    chunk end the run with RunError naming the chunk (``executors``).
     """
     check_backend(jobs, backend, scheduler)
     folder = Path(folder).resolve()  # workers elsewhere must find the same folder
@@ -136,23 +148,39 @@ def run_chunks(
     _check_claim(folder, spec)
     say = say or _to_stderr
     with executor(compute_chunk, jobs, backend, scheduler) as run_all:
-        _claim_folder(folder, spec)  # only once the workers are there: no run.json for nothing
-        todo = []
-        for chunk in chunks_of(spec):
-            problem = chunk_problem(folder, spec, chunk)
-            if problem is None:
-                problem = _read_checked(chunk_path(folder, chunk.index), chunk, check)[1]
-            if problem is not None and chunk_path(folder, chunk.index).exists():
-                quarantine(folder, chunk.index, problem, say)
-            if problem is not None:
-                todo.append(chunk)
-        done = spec["n"] - sum(chunk.rows for chunk in todo)
-        bar = tqdm(total=spec["n"], initial=done, unit=unit, unit_scale=True,
-                   disable=not progress, desc=folder.name)  # fmt: skip
-        with bar:
-            for rows in run_all([(function, spec, folder, chunk) for chunk in todo]):
-                bar.update(rows)
+        _make_folder(folder)  # only once the workers are there: no run folder for nothing
+        with folder_lock(folder):
+            _claim_folder(folder, spec)
+            remove_temporaries(folder)
+            todo = _chunks_to_compute(folder, spec, check, say)
+            done = spec["n"] - sum(chunk.rows for chunk in todo)
+            bar = tqdm(total=spec["n"], initial=done, unit=unit, unit_scale=True,
+                       disable=not progress, desc=folder.name)  # fmt: skip
+            try:
+                with bar:
+                    for rows in run_all([(function, spec, folder, chunk) for chunk in todo]):
+                        bar.update(rows)
+            except WorkersDied as died:
+                name = chunk_path(folder, died.task[-1].index).name
+                raise RunError(f"{name}: {died}; the chunks done are kept: rerun the same "
+                               "command to resume") from None  # fmt: skip
     return [chunk_path(folder, chunk.index) for chunk in chunks_of(spec)]
+
+
+def _chunks_to_compute(
+    folder: Path, spec: dict[str, Any], check: RowCheck | None, say: Callable[[str], None]
+) -> list[Chunk]:
+    """The chunks the folder lacks a sound copy of; unsound ones are quarantined."""
+    todo = []
+    for chunk in chunks_of(spec):
+        problem = chunk_problem(folder, spec, chunk)
+        if problem is None:
+            problem = _read_checked(chunk_path(folder, chunk.index), chunk, check)[1]
+        if problem is not None and chunk_path(folder, chunk.index).exists():
+            quarantine(folder, chunk.index, problem, say)
+        if problem is not None:
+            todo.append(chunk)
+    return todo
 
 
 def compute_chunk(function: ChunkFunction, spec: dict[str, Any], folder: Path, chunk: Chunk) -> int:
@@ -172,11 +200,20 @@ def compute_chunk(function: ChunkFunction, spec: dict[str, Any], folder: Path, c
                 "rows": chunk.rows, "sha256": file_digest(path)}  # fmt: skip
         write_atomic(seal_path(folder, chunk.index), json.dumps(seal, sort_keys=True))
     except OSError as err:
-        raise RunError(
-            f"the worker on {socket.gethostname()} cannot write {path}: {one_line(err)} "
-            "(every worker of a cluster must see the run folder: a shared filesystem)"
-        ) from None
+        raise RunError(f"the worker on {socket.gethostname()} cannot write {path}: "
+                       f"{one_line(err)}{_write_hint(folder, err)}") from None  # fmt: skip
     return len(table)
+
+
+def _write_hint(folder: Path, err: OSError) -> str:
+    """Why a chunk could not be written, when the error says: a full disk, or a run folder
+    this worker cannot see (a cluster without a shared filesystem)."""
+    if err.errno in FULL_DISK:
+        return " (the disk holding the run folder is full: free space, then rerun to resume)"
+    if not folder.is_dir():
+        return (" (the run folder is not there on this machine: every worker of a cluster "
+                "must see it, on a shared filesystem)")  # fmt: skip
+    return ""
 
 
 def chunk_problem(folder: Path, spec: dict[str, Any], chunk: Chunk) -> str | None:
@@ -282,6 +319,8 @@ def read_spec(folder: str | Path) -> dict[str, Any]:
 
 
 def _checked_spec(spec: dict[str, Any]) -> dict[str, Any]:
+    """The spec as plain JSON; ValueError unless it describes rows and chunks, at most
+    ``MAX_CHUNKS`` of them."""
     if not _count(spec.get("n")):
         raise ValueError(f"a run spec needs a non-negative integer 'n', got {spec.get('n')!r}")
     if "chunk_rows" in spec:
@@ -294,6 +333,11 @@ def _checked_spec(spec: dict[str, Any]) -> dict[str, Any]:
         raise ValueError(
             f"a run spec needs a positive integer 'chunk_size', got {spec.get('chunk_size')!r}"
         )
+    rows = spec.get("chunk_rows")
+    chunks = len(rows) if rows is not None else -(-spec["n"] // spec["chunk_size"])
+    if chunks > MAX_CHUNKS:
+        raise ValueError(f"{spec['n']:,} rows make {chunks:,} chunks, more than the "
+                         f"{MAX_CHUNKS:,} a run folder holds: use larger chunks")  # fmt: skip
     plain: dict[str, Any] = json.loads(json.dumps(spec))  # plain JSON: it is stored with the data
     return plain
 
@@ -320,13 +364,19 @@ def _check_claim(folder: Path, spec: dict[str, Any]) -> None:
         raise RunError(f"cannot create the run folder {folder}: {parent} is not writable")
 
 
+def _make_folder(folder: Path) -> None:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise RunError(f"cannot create the run folder {folder}: {one_line(err)}") from None
+
+
 def _claim_folder(folder: Path, spec: dict[str, Any]) -> None:
     """Record the spec in a new run folder (atomically), or keep an existing run's."""
     _check_claim(folder, spec)
     if (folder / SPEC_FILE).exists():
         return
     try:
-        folder.mkdir(parents=True, exist_ok=True)
         write_atomic(folder / SPEC_FILE, json.dumps(spec, indent=2, sort_keys=True))
     except OSError as err:
         raise RunError(f"cannot write the run folder {folder}: {one_line(err)}") from None
