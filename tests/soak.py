@@ -41,20 +41,22 @@ def study(folder: Path, args: argparse.Namespace, backend: str, jobs: int) -> li
 
 
 def start(command: list[str]) -> subprocess.Popen[bytes]:
+    """The command in its own session, its output to a file (a pipe would make the wait last
+    as long as the last worker holding it)."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, start_new_session=True)  # fmt: skip
+    with open(Path(command[-1]).with_suffix(".log"), "ab") as log:
+        return subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=log,
+                                start_new_session=True)  # fmt: skip
 
 
 def finish(process: subprocess.Popen[bytes]) -> int | None:
     """The exit code, or None if the run hung (then its whole group is killed)."""
     try:
-        process.communicate(timeout=HANG_SECONDS)
+        return process.wait(timeout=HANG_SECONDS)
     except subprocess.TimeoutExpired:
         os.killpg(process.pid, signal.SIGKILL)
-        process.communicate()
+        process.wait()
         return None
-    return process.returncode
 
 
 def workers(pid: int) -> list[int]:
@@ -86,6 +88,23 @@ def session_left(session: int) -> list[int]:
     return left
 
 
+def reap(killed: list[tuple[float, int]], wait: bool = False) -> int:
+    """Processes of killed runs still alive ``OUTLIVE_SECONDS`` after the kill (then killed);
+    runs killed less long ago stay on the list (all are waited for with ``wait``)."""
+    left = 0
+    for when, session in list(killed):
+        if time.monotonic() < when + OUTLIVE_SECONDS:
+            if not wait:
+                continue
+            time.sleep(when + OUTLIVE_SECONDS - time.monotonic())
+        killed.remove((when, session))
+        for pid in session_left(session):
+            left += 1
+            print(f"process {pid} of a run killed {OUTLIVE_SECONDS} s ago is alive", flush=True)
+            os.kill(pid, signal.SIGKILL)
+    return left
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--kills", type=int, default=50)
@@ -104,6 +123,7 @@ def main() -> int:
               "identical tables": 0, "different tables": 0, "not repaired": 0, "hangs": 0,
               "left behind": 0}  # fmt: skip
     trial = 0
+    killed_sessions: list[tuple[float, int]] = []  # (when, session) of killed main processes
     while counts["kills"] < args.kills:
         trial += 1
         backend = ("loky", "dask")[trial % 2]
@@ -132,11 +152,8 @@ def main() -> int:
         if code is None:
             counts["hangs"] += 1
         if what == "main" and killed:
-            time.sleep(OUTLIVE_SECONDS)
-            left = session_left(process.pid)
-            counts["left behind"] += len(left)
-            for pid in left:
-                os.kill(pid, signal.SIGKILL)
+            killed_sessions.append((time.monotonic(), process.pid))
+        counts["left behind"] += reap(killed_sessions)
         reruns = 0
         while code != 0 and reruns < RERUNS:
             reruns += 1
@@ -155,6 +172,7 @@ def main() -> int:
             f"{reruns} rerun(s), table {'identical' if same else 'DIFFERENT'}",
             flush=True,
         )
+    counts["left behind"] += reap(killed_sessions, wait=True)
     print(", ".join(f"{key} {value}" for key, value in counts.items()))
     bad = counts["different tables"] + counts["not repaired"] + counts["hangs"]
     return 1 if bad or counts["left behind"] else 0

@@ -21,6 +21,7 @@ import socket
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -184,7 +185,9 @@ def rows(spec, chunk):
 
 if __name__ == "__main__":
     import dask
-    dask.config.set({"distributed.scheduler.allowed-failures": 0})
+    # one death gives a task up, and a worker holds one task at a time: only it is suspect
+    dask.config.set({"distributed.scheduler.allowed-failures": 0,
+                     "distributed.scheduler.worker-saturation": 1.0})
     folder, backend, once, always = sys.argv[1:]
     spec = {"kind": "test", "n": 8, "chunk_size": 2, "once": int(once), "always": int(always),
             "marker": str(Path(folder).parent / "marker")}
@@ -232,7 +235,7 @@ def test_dask_workers_dying_on_a_chunk_end_in_one_line(tmp_path):
     """Fault 1: the dask run hung in joblib when the scheduler gave a chunk up."""
     done = child(tmp_path, CHILD, str(tmp_path / "run"), "dask", "-1", "1")
     assert done.returncode == 2, done.stderr[-2000:]
-    assert len(our_lines(done.stderr)) == 1, done.stderr[-2000:]
+    assert done.stderr.strip().splitlines() == our_lines(done.stderr), done.stderr[-2000:]
     line = our_lines(done.stderr)[0]
     assert "chunk-00001.parquet" in line and "KilledWorker" in line and "rerun" in line
     assert "Exception ignored" not in done.stderr and "Traceback" not in done.stderr
@@ -260,9 +263,10 @@ sys.exit(main(sys.argv[1:]))
 def test_report_on_a_full_disk_leaves_no_half_file(reference, tmp_path):
     """Fault 3: ``report`` wrote in place and left a truncated report.html on a full disk."""
     out = tmp_path / "r.html"
-    fine = child(tmp_path, REPORT_CHILD, "report", str(reference[0]), "--out", str(out))
-    assert fine.returncode == 0 and out.stat().st_size > 100_000, fine.stderr[-2000:]
+    with pytest.warns(UserWarning):  # sections without their tables are left out
+        assert main(["report", str(reference[0]), "--out", str(out)]) == 0
     whole = out.read_bytes()
+    assert len(whole) > 100_000
     done = child(tmp_path, REPORT_CHILD, "report", str(reference[0]), "--out", str(out),
                  limit_bytes=100_000)  # fmt: skip
     assert done.returncode == 2, done.stderr[-2000:]
@@ -310,12 +314,13 @@ def test_a_run_of_too_many_chunks_is_refused_and_planning_is_linear(tmp_path):
     with pytest.raises(ValueError, match="more than the 1,000,000 a run folder holds"):
         run_chunks(tiny_rows, {"kind": "test", "n": 10**20, "chunk_size": 1}, tmp_path / "r")
     assert not (tmp_path / "r").exists()
-    plan = child(tmp_path, """
-        from prefstats.studies.runs import chunks_of
-        chunks = chunks_of({"n": 10**9, "chunk_size": 1000})
-        print(len(chunks), chunks[-1].start)
-    """, timeout=60)  # fmt: skip
-    assert plan.stdout.split() == ["1000000", str(10**9 - 1000)]
+    planned: list[runs.Chunk] = []
+    spec = {"n": 10**9, "chunk_size": 1000}
+    planning = threading.Thread(target=lambda: planned.extend(runs.chunks_of(spec)), daemon=True)
+    planning.start()
+    planning.join(timeout=HANG)  # a hang guard, not a timing: linear, this takes a second
+    assert not planning.is_alive(), "planning 10^6 chunks did not end"
+    assert len(planned) == 10**6 and planned[-1] == runs.Chunk(10**6 - 1, 10**9 - 1000, 1000)
 
 
 HOSTILE = 'a\nb "c" #d, e\\f'
@@ -405,7 +410,7 @@ def rows(spec, chunk):
 
 run_chunks(rows, {"kind": "test", "n": 2, "chunk_size": 2}, sys.argv[1], jobs=2,
            progress=False)  # one chunk on two workers: one worker never holds a task
-time.sleep(3)  # let the pool settle
+time.sleep(1)  # let the pool settle
 kids = psutil.Process().children(recursive=True)
 print(" ".join(str(kid.pid) for kid in kids), flush=True)
 time.sleep(600)

@@ -12,8 +12,8 @@ from prefstats.game.cards import Style
 
 # ASCII digits only: int() and float() also read Arabic-Indic (١٢) and full-width (１２) digits.
 INTEGER = re.compile(r"[+-]?[0-9]+")
-# A study's table in memory, per deal: its columns as loaded (about 60 bytes with potentials)
-# and the copies ``summarize`` makes, rounded up.
+# A study's table in memory, per deal: its columns as loaded (40 bytes, 47 with potentials),
+# the reader's and the concatenation's copies and the masks ``summarize`` makes, rounded up.
 STUDY_BYTES_PER_DEAL = 256
 MEMORY_UNKNOWN = 16 << 30  # assumed when the system does not say how much memory it has
 

@@ -16,6 +16,7 @@ ends itself when that process is gone, so no worker outlives a killed run for lo
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import re
 import socket
@@ -45,8 +46,8 @@ RunAll = Callable[[Sequence[Task]], Iterator[int]]
 class WorkersDied(RunError):
     """The workers computing ``task`` died too often; the message is one line with the cause."""
 
-    def __init__(self, task: Task, attempts: int, cause: str) -> None:
-        super().__init__(f"workers died {attempts} times computing it ({cause})")
+    def __init__(self, task: Task, deaths: int, cause: str) -> None:
+        super().__init__(f"workers died {deaths} times computing it ({cause})")
         self.task = task
 
 
@@ -87,8 +88,9 @@ def _on_loky(work: Work, tasks: Sequence[Task], jobs: int) -> Iterator[int]:
     pool = None
     try:
         while queue or running:
-            pool = get_reusable_executor(max_workers=jobs, initializer=_watch_owner,
-                                         initargs=(_owner(),))  # fmt: skip
+            pool = get_reusable_executor(
+                max_workers=jobs, initializer=_watch_owner, initargs=(_owner(),)
+            )
             while queue and len(running) < jobs and not _retrying(queue, running):
                 task, attempt = queue.popleft()
                 running[pool.submit(work, *task)] = (task, attempt)
@@ -126,20 +128,23 @@ def _on_dask(client: Any, work: Work, tasks: Sequence[Task]) -> Iterator[int]:
     from dask.distributed import KilledWorker, as_completed  # the optional 'distributed' extra
 
     owner = _owner()
-    pending = {client.submit(_in_worker, owner, work, *task, pure=False): (task, 1)
-               for task in tasks}  # fmt: skip
+    pending = {
+        client.submit(_in_worker, owner, work, *task, pure=False): (task, 1) for task in tasks
+    }
     finished = as_completed(list(pending))
     try:
         for future in finished:
             task, attempt = pending.pop(future)
-            if future.status == "finished":
-                yield future.result()
+            try:
+                result = future.result()  # a result lost with its worker is recomputed here
+            except KilledWorker as error:
+                killed = error
+            else:
+                yield result
                 continue
-            error = future.exception()
-            if not isinstance(error, KilledWorker):
-                raise error
             if attempt >= DASK_ATTEMPTS:
-                raise WorkersDied(task, attempt, f"KilledWorker: {one_line(error)[:200]}")
+                deaths = attempt * (killed.allowed_failures + 1)
+                raise WorkersDied(task, deaths, f"dask gave it up {attempt} times: KilledWorker")
             retry = client.submit(_in_worker, owner, work, *task, pure=False)
             pending[retry] = (task, attempt + 1)
             finished.add(retry)
@@ -184,8 +189,14 @@ def _dask_client(scheduler: str | None, jobs: int) -> Iterator[Any]:
         from dask.distributed import Client, LocalCluster  # the optional 'distributed' extra
     except ImportError:  # pragma: no cover - depends on the installed extras
         raise RunError("the dask backend needs the 'distributed' extra") from None
-    if not scheduler:
-        cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True)
+    if not scheduler:  # its logs stay quiet: a failure is the run's one line
+        cluster = LocalCluster(
+            n_workers=jobs,
+            threads_per_worker=1,
+            processes=True,
+            silence_logs=logging.CRITICAL,
+            dashboard_address=":0",
+        )
         with cluster, Client(cluster) as client:
             yield client
         return

@@ -135,7 +135,7 @@ def run_chunks(
 
     ``spec`` holds ``n`` and ``chunk_size`` (or ``chunk_rows``), plus whatever ``function``
     reads; it is the run's provenance. ``backend``: ``loky`` (local processes) or ``dask``
-    (joblib's dask backend on the ``scheduler`` address, or on a LocalCluster started here).
+    (a dask client of the ``scheduler`` address, or of a LocalCluster started here).
     A chunk that fails its seal, its number of rows or ``check`` of its rows is quarantined
     with a line through ``say`` (default: standard error) and recomputed. The run holds the
     folder's lock while it works (a second run on it stops with RunError naming the holder)
@@ -162,8 +162,9 @@ def run_chunks(
                         bar.update(rows)
             except WorkersDied as died:
                 name = chunk_path(folder, died.task[-1].index).name
-                raise RunError(f"{name}: {died}; the chunks done are kept: rerun the same "
-                               "command to resume") from None  # fmt: skip
+                raise RunError(
+                    f"{name}: {died}; the chunks done are kept: rerun the same command to resume"
+                ) from None
     return [chunk_path(folder, chunk.index) for chunk in chunks_of(spec)]
 
 
@@ -200,8 +201,10 @@ def compute_chunk(function: ChunkFunction, spec: dict[str, Any], folder: Path, c
                 "rows": chunk.rows, "sha256": file_digest(path)}  # fmt: skip
         write_atomic(seal_path(folder, chunk.index), json.dumps(seal, sort_keys=True))
     except OSError as err:
-        raise RunError(f"the worker on {socket.gethostname()} cannot write {path}: "
-                       f"{one_line(err)}{_write_hint(folder, err)}") from None  # fmt: skip
+        raise RunError(
+            f"the worker on {socket.gethostname()} cannot write {path}: "
+            f"{one_line(err)}{_write_hint(folder, err)}"
+        ) from None
     return len(table)
 
 
@@ -211,8 +214,10 @@ def _write_hint(folder: Path, err: OSError) -> str:
     if err.errno in FULL_DISK:
         return " (the disk holding the run folder is full: free space, then rerun to resume)"
     if not folder.is_dir():
-        return (" (the run folder is not there on this machine: every worker of a cluster "
-                "must see it, on a shared filesystem)")  # fmt: skip
+        return (
+            " (the run folder is not there on this machine: every worker of a cluster "
+            "must see it, on a shared filesystem)"
+        )
     return ""
 
 
@@ -336,8 +341,10 @@ def _checked_spec(spec: dict[str, Any]) -> dict[str, Any]:
     rows = spec.get("chunk_rows")
     chunks = len(rows) if rows is not None else -(-spec["n"] // spec["chunk_size"])
     if chunks > MAX_CHUNKS:
-        raise ValueError(f"{spec['n']:,} rows make {chunks:,} chunks, more than the "
-                         f"{MAX_CHUNKS:,} a run folder holds: use larger chunks")  # fmt: skip
+        raise ValueError(
+            f"{spec['n']:,} rows make {chunks:,} chunks, more than the "
+            f"{MAX_CHUNKS:,} a run folder holds: use larger chunks"
+        )
     plain: dict[str, Any] = json.loads(json.dumps(spec))  # plain JSON: it is stored with the data
     return plain
 

@@ -129,8 +129,9 @@ def _create_exclusive(path: Path, text: str) -> bool:
     """Create ``path`` holding ``text`` whole, unless it exists (then False): a temporary file
     hard-linked into place (O_EXCL where the filesystem has no hard links)."""
     try:
-        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=TEMPORARY_PREFIX,
-                                             suffix=path.suffix)  # fmt: skip
+        handle, temporary = tempfile.mkstemp(
+            dir=path.parent, prefix=TEMPORARY_PREFIX, suffix=path.suffix
+        )
         try:
             with os.fdopen(handle, "w", encoding="utf-8") as out:
                 out.write(text)
@@ -242,7 +243,8 @@ def read_csv_provenance(path: str | Path) -> dict[str, Any]:
             break
         lines.append(line[2:])
     try:
-        return {key: json.loads(value) for key, value in
-                (line.split(": ", 1) for line in lines[1:])}  # fmt: skip
+        return {
+            key: json.loads(value) for key, value in (line.split(": ", 1) for line in lines[1:])
+        }
     except ValueError as err:
         raise RunError(f"{path}: the provenance header is not 'key: JSON' lines: {err}") from None
