@@ -71,7 +71,7 @@ def workers(pid: int) -> list[int]:
             line = " ".join(kid.cmdline())
         except psutil.Error:  # gone meanwhile
             continue
-        if "tracker" not in line:
+        if "resource_tracker" not in line:  # (a dask worker's own line names its tracker_fd)
             found.append(kid.pid)
     return found
 
@@ -169,7 +169,8 @@ def main() -> int:
         counts["identical tables" if same else "different tables"] += 1
         print(
             f"run {trial} ({backend}): killed {what if killed else 'nothing (it ended)'}, "
-            f"{reruns} rerun(s), table {'identical' if same else 'DIFFERENT'}",
+            f"{reruns} rerun(s), table {'identical' if same else 'DIFFERENT'}; so far: "
+            + ", ".join(f"{key} {value}" for key, value in counts.items()),
             flush=True,
         )
     counts["left behind"] += reap(killed_sessions, wait=True)
