@@ -38,3 +38,7 @@ def forced_play():
         for name, kind in DISCARDS.items()
     }
     return deals, seat, bids, tables
+
+
+# tests/soak.py kills runs for many minutes (python tests/soak.py): never collected.
+collect_ignore = ["soak.py"]

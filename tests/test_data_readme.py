@@ -16,7 +16,7 @@ from prefstats.cli import build_parser
 from prefstats.cli.studies import sensitivity_specs, study_spec
 from prefstats.data import folder, shipped
 from prefstats.studies import catch_tables
-from prefstats.studies.runs import read_csv, read_provenance
+from prefstats.studies.storage import read_csv, read_provenance
 
 README = folder() / "README.md"
 

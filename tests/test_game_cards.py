@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from prefstats.game import cards
 from prefstats.game.cards import (
     FULL_DECK,
+    N_CARDS,
     N_RANKS,
     RANK_NAMES,
     Rank,
@@ -28,7 +29,7 @@ masks = st.integers(min_value=0, max_value=FULL_DECK)
 
 @given(masks, st.sampled_from(["en", "ru"]))
 def test_round_trip(mask, style):
-    assert parse_hand(format_hand(mask, style)) == mask
+    assert parse_hand(format_hand(mask, style), max_cards=N_CARDS) == mask
 
 
 # Russian and English suit letters, rank tokens, and separators, mixed at random.
@@ -54,8 +55,8 @@ def test_any_mixed_notation_parses_to_the_same_hand(mask, rnd: random.Random):
         rnd.shuffle(ranks)
         parts.append(rnd.choice(SUIT_WRITINGS[suit]) + rnd.choice(["", " ", ":"]))
         parts.append(rnd.choice([" ", ",", ", "]).join(rnd.choice(RANK_WRITINGS[r]) for r in ranks))
-    text = " ".join(parts)
-    assert parse_hand(text) == mask, text
+    text = " ".join(parts) or "-"  # no cards: the empty hand is written "-"
+    assert parse_hand(text, max_cards=N_CARDS) == mask, text
 
 
 def test_examples_from_the_issue():
@@ -82,7 +83,10 @@ def test_card_bit_layout_is_eight_times_suit_plus_rank():
 
 def test_empty_hand():
     assert format_hand(0) == "-"
-    assert parse_hand("") == parse_hand("-") == parse_hand("  ") == 0
+    assert parse_hand("-") == parse_hand(" - ") == 0
+    for blank in ("", "  "):
+        with pytest.raises(ValueError, match="empty hand"):
+            parse_hand(blank)
 
 
 @pytest.mark.parametrize(
@@ -124,7 +128,7 @@ def test_parse_format_round_trip(style: cards.Style) -> None:
 @pytest.mark.parametrize(
     ("text", "expected"),
     [("7 10 J", "7 10 J"), ("789JQKA", "7 8 9 J Q K A"), ("7,t,j", "7 10 J"), ("ВДКТ", "J Q K A"),
-     ("-", "-"), ("", "-"), ("ТКДВ10987", "7 8 9 10 J Q K A"), ("7-8-9", "7 8 9")],
+     ("-", "-"), ("", "-"), ("ТКДВ10987", "7 8 9 10 J Q K A"), ("7,8;9", "7 8 9")],
 )  # fmt: skip
 def test_parse_holding_accepts_notations(text: str, expected: str) -> None:
     assert format_holding(parse_holding(text)) == expected
@@ -134,4 +138,10 @@ def test_parse_holding_accepts_notations(text: str, expected: str) -> None:
 @pytest.mark.parametrize("text", ["1", "7 1", "7 X", "♠7", "7 8 8", "10 T", "т 7 8", "вдкт"])
 def test_parse_holding_rejects_bad_text(text: str) -> None:
     with pytest.raises(ValueError, match="rank"):
+        parse_holding(text)
+
+
+@pytest.mark.parametrize("text", ["7-9", "7 - A", "8—10", "7 | 8"])
+def test_parse_holding_rejects_ranges_and_parts(text: str) -> None:
+    with pytest.raises(ValueError, match=r"ranges are not read|one hand expected"):
         parse_holding(text)

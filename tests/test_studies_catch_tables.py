@@ -44,7 +44,7 @@ from prefstats.studies.catch_tables import (
     single_holdings,
     single_n,
 )
-from prefstats.studies.runs import read_csv, read_provenance
+from prefstats.studies.storage import read_csv, read_provenance
 
 SEED = 20_240_612
 CODES = class_codes()

@@ -7,13 +7,8 @@ import pandas as pd
 import pytest
 
 from prefstats.game.deal import uniform_integers
-from prefstats.studies.runs import (
-    chunk_path,
-    load_run,
-    read_provenance,
-    read_spec,
-    run_chunks,
-)
+from prefstats.studies.runs import chunk_path, load_run, read_spec, run_chunks
+from prefstats.studies.storage import read_provenance
 
 SPEC = {"kind": "test", "n": 25, "chunk_size": 7, "seed": 11}
 

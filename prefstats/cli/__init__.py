@@ -19,7 +19,7 @@ import pyarrow as pa
 
 from prefstats.benchmarks.runner import BENCHMARKS, run_benchmark
 from prefstats.cli import game, misere, studies
-from prefstats.studies.runs import one_line
+from prefstats.studies.storage import one_line
 from prefstats.version import __version__
 
 USER_ERRORS = (ValueError, OSError, json.JSONDecodeError, pa.ArrowException)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from prefstats.cli.options import add_ru, examples, positive_int, style_of
+from prefstats.cli.options import add_ru, deal_count, examples, integer, style_of
 from prefstats.game.deal import N_PARTS, N_SEATS, SEAT_NAMES, Deal, deal_many, parse_parts
 from prefstats.game.rules import Contract
 from prefstats.solver import solve
@@ -21,8 +21,8 @@ def add_parsers(sub: Any) -> None:
         "deal", help="print random deals (first | second | third | talon)",
         **examples("prefstats deal --n 3 --seed 1", "prefstats deal --seed 1 --ru"),
     )  # fmt: skip
-    deal.add_argument("--n", type=positive_int, default=5, help="number of deals (default 5)")
-    deal.add_argument("--seed", type=int, default=None,
+    deal.add_argument("--n", type=deal_count, default=5, help="number of deals (default 5)")
+    deal.add_argument("--seed", type=integer, default=None,
                       help="seed of the deals: deal i of a seed is always the same (default: "
                            "fresh)")  # fmt: skip
     add_ru(deal)
@@ -39,11 +39,11 @@ def add_parsers(sub: Any) -> None:
     solve_.add_argument("--contract", default="6NT",
                         help="the strain played: 6♠ … 6NT (the level does not matter), or "
                              "misère (default 6NT)")  # fmt: skip
-    solve_.add_argument("--declarer", type=int, choices=range(3), default=0,
+    solve_.add_argument("--declarer", type=integer, choices=range(3), default=0,
                         help="seat 0 first hand, 1 second, 2 third (default 0)")  # fmt: skip
     solve_.add_argument(
         "--leader",
-        type=int,
+        type=integer,
         choices=range(3),
         default=0,
         help="who leads to the first trick (default 0, the first hand)",

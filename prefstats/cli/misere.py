@@ -19,11 +19,13 @@ from prefstats.cli.options import (
     add_scoring,
     examples,
     finite_float,
+    integer,
     non_negative_float,
     positive_int,
     style_of,
 )
 from prefstats.game.cards import (
+    HAND_CARDS,
     N_SUITS,
     SUIT_SYMBOLS,
     Style,
@@ -65,7 +67,7 @@ def add_parsers(subparsers: Any) -> None:
                         "drawn for each layout)")  # fmt: skip
     misere.add_argument(
         "--seat",
-        type=int,
+        type=integer,
         choices=[0, 1, 2],
         default=0,
         help="the declarer's seat: 0 first hand (he leads), 1, 2 (default 0)",
@@ -75,7 +77,7 @@ def add_parsers(subparsers: Any) -> None:
                              "before the layout is seen, on sampled layouts; heuristic: the rule "
                              "of thumb; or two cards (default dd)")  # fmt: skip
     misere.add_argument("--n", type=positive_int, default=2000, help="random layouts")
-    misere.add_argument("--seed", type=int, default=None, help="random seed (default: fresh)")
+    misere.add_argument("--seed", type=integer, default=None, help="random seed (default: fresh)")
     misere.add_argument(
         "--exhaustive",
         action="store_true",
@@ -98,7 +100,7 @@ def add_parsers(subparsers: Any) -> None:
     ev.add_argument("hand", help="the misère hand, ten cards before the talon")
     ev.add_argument(
         "--seat",
-        type=int,
+        type=integer,
         choices=range(3),
         default=1,
         help="the declarer's seat: 0 leads to the first trick (default 1)",
@@ -110,7 +112,7 @@ def add_parsers(subparsers: Any) -> None:
         help="how he discards (default sampled: chosen before the layout is seen)",
     )
     ev.add_argument("--n", type=positive_int, default=2000, help="outcomes sampled")
-    ev.add_argument("--seed", type=int, default=1)
+    ev.add_argument("--seed", type=integer, default=1)
     ev.add_argument(
         "--risk-aversion",
         type=non_negative_float,
@@ -168,11 +170,13 @@ def classify_text(text: str, style: Style = "en") -> str:
     ♥ -            void
     misère: clean (cannot be caught)
     """
+    if not text.strip():
+        raise ValueError("empty text: give a holding ('7 10 J') or a hand ('♠7 8 ♣9')")
     try:
         mask = parse_holding(text)
     except ValueError as holding_error:
         try:
-            hand = parse_hand(text)
+            hand = parse_hand(text, max_cards=HAND_CARDS)
         except ValueError as hand_error:
             raise ValueError(
                 f"{text!r} is neither a holding ({holding_error}) nor a hand ({hand_error})"

@@ -5,26 +5,73 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import re
 import sys
 
 from prefstats.game.cards import Style
 
+# ASCII digits only: int() and float() also read Arabic-Indic (١٢) and full-width (１２) digits.
+INTEGER = re.compile(r"[+-]?[0-9]+")
+# A study's table in memory, per deal: its columns as loaded (40 bytes, 47 with potentials),
+# the reader's and the concatenation's copies and the masks ``summarize`` makes, rounded up.
+STUDY_BYTES_PER_DEAL = 256
+MEMORY_UNKNOWN = 16 << 30  # assumed when the system does not say how much memory it has
+
+
+def integer(text: str) -> int:
+    """An argparse type: an integer in ASCII digits.
+
+    >>> integer("12"), integer("-3")
+    (12, -3)
+    """
+    if not INTEGER.fullmatch(text.strip()):
+        raise argparse.ArgumentTypeError(f"must be an integer in digits 0-9, got {text!r}")
+    return int(text)
+
 
 def positive_int(text: str) -> int:
-    """An argparse type: a positive integer."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}") from None
+    """An argparse type: a positive integer (ASCII digits)."""
+    if not INTEGER.fullmatch(text.strip()):
+        raise argparse.ArgumentTypeError(f"must be a positive integer in digits 0-9, got {text!r}")
+    value = int(text)
     if value <= 0:
         raise argparse.ArgumentTypeError(f"must be a positive integer, got {text}")
     return value
+
+
+def deal_count(text: str) -> int:
+    """An argparse type: a number of deals, positive and no more than a study's table of them
+    fits in this machine's memory (``max_deals``), refused at once rather than after hours."""
+    value = positive_int(text)
+    limit = max_deals()
+    if value > limit:
+        raise argparse.ArgumentTypeError(
+            f"must be at most {limit:,} here, got {value:,} (a study's {STUDY_BYTES_PER_DEAL} "
+            f"bytes a deal in memory times the deals must fit in this machine's "
+            f"{memory_bytes() / (1 << 30):.0f} GiB)"
+        )
+    return value
+
+
+def max_deals() -> int:
+    """The most deals a study's table can hold in this machine's memory."""
+    return memory_bytes() // STUDY_BYTES_PER_DEAL
+
+
+def memory_bytes() -> int:
+    """This machine's physical memory (``MEMORY_UNKNOWN`` where the system does not say)."""
+    try:
+        return int(os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE"))
+    except (AttributeError, ValueError, OSError):  # pragma: no cover - not POSIX
+        return MEMORY_UNKNOWN
 
 
 def risk_limit(text: str) -> float | None:
     """An argparse type: a probability in [0, 1], or ``none``."""
     if text.lower() == "none":
         return None
+    if not text.isascii():
+        raise argparse.ArgumentTypeError(f"must be in [0, 1] or 'none', got {text!r}")
     try:
         value = float(text)
     except ValueError:
@@ -60,7 +107,9 @@ def non_negative_float(text: str) -> float:
 
 
 def finite_float(text: str) -> float:
-    """An argparse type: a finite number (not nan or inf)."""
+    """An argparse type: a finite number (not nan or inf) in ASCII digits."""
+    if not text.isascii():
+        raise argparse.ArgumentTypeError(f"must be a number in digits 0-9, got {text!r}")
     try:
         value = float(text)
     except ValueError:

@@ -4,12 +4,20 @@
 from __future__ import annotations
 
 import argparse
+import json
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
-from prefstats.cli.options import add_scoring, positive_int, risk_limit, worker_count
+from prefstats.cli.options import (
+    add_scoring,
+    deal_count,
+    integer,
+    positive_int,
+    risk_limit,
+    worker_count,
+)
 from prefstats.data import SENSITIVITY_TABLE, shipped
 from prefstats.game.rules import RULE_SETS
 from prefstats.misere.tables import pair_independence
@@ -19,7 +27,8 @@ from prefstats.report.html import build_report
 from prefstats.studies import catch_tables
 from prefstats.studies.misere_ev import run_misere_ev
 from prefstats.studies.results import FINDINGS_EVENTS, sensitivity, summarize
-from prefstats.studies.runs import read_spec, write_shipped, write_table
+from prefstats.studies.runs import read_spec
+from prefstats.studies.storage import write_shipped, write_table
 from prefstats.studies.study import StudySpec, run_study
 
 JOBS_HELP = "worker processes (at most the cores here)"
@@ -28,8 +37,8 @@ JOBS_HELP = "worker processes (at most the cores here)"
 def add_parsers(sub: Any) -> None:
     """Add the run commands."""
     study = sub.add_parser("study", help="deal, bid, solve and score many deals (resumable)")
-    study.add_argument("--deals", type=positive_int, default=100_000, help="number of deals")
-    study.add_argument("--seed", type=int, default=1, help="seed of the whole run (default 1)")
+    study.add_argument("--deals", type=deal_count, default=100_000, help="number of deals")
+    study.add_argument("--seed", type=integer, default=1, help="seed of the whole run (default 1)")
     _add_parallel(study)
     study.add_argument("--evaluator", choices=list(EVALUATORS), default="heuristic")
     study.add_argument("--discard", choices=list(DISCARDS), default="heuristic")
@@ -54,7 +63,7 @@ def add_parsers(sub: Any) -> None:
     mev = sub.add_parser("misere-ev", help="solo/shared EV of every misère played in a run")
     mev.add_argument("run", help="run folder written by 'prefstats study'")
     mev.add_argument("--n", type=positive_int, default=200, help="outcomes per hand")
-    mev.add_argument("--seed", type=int, default=1)
+    mev.add_argument("--seed", type=integer, default=1)
     mev.add_argument(
         "--discard",
         choices=list(DISCARDS),
@@ -93,8 +102,8 @@ def add_parsers(sub: Any) -> None:
         default=[None, 0.1, 0.2, 0.3, 0.4, 0.5],
         help="risk limits ('none' too)",
     )
-    sens.add_argument("--deals", type=positive_int, default=200_000, help="deals per study")
-    sens.add_argument("--seed", type=int, default=1)
+    sens.add_argument("--deals", type=deal_count, default=200_000, help="deals per study")
+    sens.add_argument("--seed", type=integer, default=1)
     sens.add_argument("--jobs", type=worker_count, default=1, help=JOBS_HELP)
     sens.add_argument(
         "--chunk-size",
@@ -138,11 +147,11 @@ def add_parsers(sub: Any) -> None:
         default=catch_tables.DEALT_DEALS,
         help="as-dealt: the first DEALT deals of --dealt-seed",
     )
-    tables.add_argument("--dealt-seed", type=int, default=catch_tables.DEALT_SEED)
+    tables.add_argument("--dealt-seed", type=integer, default=catch_tables.DEALT_SEED)
     tables.add_argument(
         "--pairs-n", type=positive_int, default=catch_tables.N_PAIR, help="layouts per pair"
     )
-    tables.add_argument("--seed", type=int, default=catch_tables.SEED)
+    tables.add_argument("--seed", type=integer, default=catch_tables.SEED)
     tables.add_argument("--jobs", type=worker_count, default=1, help=JOBS_HELP)
     tables.add_argument("--runs", type=Path, default=Path("runs"))
     tables.add_argument(
@@ -204,8 +213,8 @@ def cmd_export(args: argparse.Namespace) -> None:
     summary = summarize(args.run)
     provenance = {"kind": "summary", "run": read_spec(args.run),
                   "verdict": summary.attrs["verdict"]}  # fmt: skip
-    written = write_shipped(summary, Path(args.out) / args.name, provenance,
-                            f"prefstats summary of {Path(args.run).name}")  # fmt: skip
+    title = f"prefstats summary of {json.dumps(Path(args.run).name)}"  # escaped: one line
+    written = write_shipped(summary, Path(args.out) / args.name, provenance, title)
     print("wrote " + " and ".join(str(p) for p in written))
 
 

@@ -85,8 +85,11 @@ _RANK_TOKENS = {
     **{letter: Rank(i + Rank.TEN) for i, letter in enumerate("tjqka")},
     **{letter: Rank(i + Rank.JACK) for i, letter in enumerate("ВДКТ")},
 }
-_SEPARATORS = frozenset(" \t\n,;:|-—")
-VOID_TEXT = "-"  # a void suit or an empty hand
+_SEPARATORS = frozenset(" \t\n,;:")
+VOID_TEXT = "-"  # a void suit or an empty hand, written alone
+_DASHES = frozenset("-—–")  # only as VOID_TEXT alone: never a range such as ♠7-A
+HAND_CARDS = 10  # the cards a player is dealt
+MOST_HELD = HAND_CARDS + 2  # a hand with the talon: the most cards a player ever holds
 
 
 def card_bit(suit: int, rank: int) -> int:
@@ -152,18 +155,28 @@ def format_hand(mask: int, style: Style = "en") -> str:
     return " ".join(parts) if parts else VOID_TEXT
 
 
-def parse_hand(text: str) -> int:
+def parse_hand(text: str, max_cards: int = MOST_HELD) -> int:
     """Parse a hand in English or Russian notation into a mask.
 
     A suit token (♠♣♦♥, S C D H, п т б ч) applies to the ranks after it; ranks are 7 8 9 10
-    (or T) J Q K A, or Russian 7 8 9 10 В Д К Т. Spaces, commas and colons are optional.
-    Raises ValueError naming the bad token and its position, or a duplicate card.
+    (or T) J Q K A, or Russian 7 8 9 10 В Д К Т. Spaces, commas and colons are optional; ``-``
+    alone is a hand with no cards. Raises ValueError in one line naming the problem: a bad
+    token and its position, a duplicate card, an empty text, a ``|`` (several hands), a range
+    (``♠7-A``) or more than ``max_cards`` cards (default 12: ten dealt and the talon).
 
     >>> format_hand(parse_hand("♦ 7 9 В Д ♥Т"))
     '♦7 9 J Q ♥A'
     >>> parse_hand("-")
     0
+    >>> parse_hand("♠7-A")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: '-' at position 2 in '♠7-A': ranges are not read, list the cards ...
     """
+    if text.strip() in _DASHES:
+        return 0
+    if not text.strip():
+        raise ValueError(f"empty hand {text!r}: give its cards ('-' for a hand with no cards)")
     mask = 0
     suit: Suit | None = None
     for token, pos in _tokens(text):
@@ -179,8 +192,20 @@ def parse_hand(text: str) -> int:
                 )
             mask |= bit
         else:
-            raise ValueError(f"bad token {token!r} at position {pos} in {text!r}")
+            raise ValueError(_bad_token(token, pos, text))
+    if n_cards(mask) > max_cards:
+        raise ValueError(f"{n_cards(mask)} cards in {text!r}: a hand holds at most {max_cards}")
     return mask
+
+
+def _bad_token(token: str, pos: int, text: str) -> str:
+    """Why ``token`` has no place in a hand, in one line."""
+    if token == "|":
+        return f"'|' at position {pos} in {text!r}: one hand expected, not several parts"
+    if token in _DASHES:
+        return (f"{token!r} at position {pos} in {text!r}: ranges are not read, list the cards "
+                f"('{VOID_TEXT}' alone is a hand with no cards)")  # fmt: skip
+    return f"bad token {token!r} at position {pos} in {text!r}"
 
 
 def parse_holding(text: str) -> int:
@@ -197,8 +222,12 @@ def parse_holding(text: str) -> int:
     ...
     ValueError: duplicate rank '7' at position 2 in '7 7'
     """
+    if text.strip() in _DASHES:
+        return 0
     mask = 0
     for token, pos in _tokens(text):
+        if token in _DASHES or token == "|":
+            raise ValueError(_bad_token(token, pos, text))
         if token not in _RANK_TOKENS:
             raise ValueError(
                 f"bad rank {token!r} at position {pos} in {text!r} (a holding is ranks only)"

@@ -36,6 +36,7 @@ from prefstats.studies.results import (
     summarize,
 )
 from prefstats.studies.runs import read_spec
+from prefstats.studies.storage import write_atomic
 from prefstats.studies.study import load_study
 from prefstats.version import __version__
 
@@ -87,12 +88,11 @@ def build_report(
     }  # fmt: skip
     body = "\n".join(_sections(table, spec, summary, inputs))
     out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(
+    write_atomic(  # a full disk leaves no half report behind
+        out,
         "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
         "<meta name='viewport' content='width=device-width, initial-scale=1'>"
         f"<title>prefstats report</title><style>{STYLE}</style></head><body>{body}</body></html>",
-        encoding="utf-8",
     )
     return out
 

@@ -1,6 +1,7 @@
 """Runs of many deals and what they show.
 
-``runs`` (the one chunked, verified, resumable run driver and the shipped-table writer),
+``runs`` (the one chunked, verified, resumable run driver), ``storage`` (parquet and CSV
+with provenance, atomic writes), ``executors`` (loky and dask workers, and their watch),
 ``study`` (deal, bid, play and score a run of deals), ``catch_tables`` (the generator of the
 shipped catch-rate tables), ``misere_ev`` (solo and shared EV of every misère of a run) and
 ``results`` (summaries with confidence intervals, the verdict on Codex note 40, policy

@@ -72,7 +72,8 @@ from prefstats.misere.tables import LEADS, SETTINGS, rate_table
 from prefstats.players.discards import defender_rates, misere_discards
 from prefstats.solver.contracts import misere_tricks
 from prefstats.stats import mean_estimate, proportion
-from prefstats.studies.runs import Chunk, load_run, read_provenance, run_chunks, write_shipped
+from prefstats.studies.runs import Chunk, load_run, run_chunks
+from prefstats.studies.storage import read_provenance, write_shipped
 from prefstats.version import __version__
 
 SEED = 20_240_611

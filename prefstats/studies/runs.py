@@ -13,6 +13,9 @@ read. :func:`run_chunks` moves such a chunk aside into ``quarantine/``, says whi
 in one line, and recomputes it; :func:`load_run` refuses the run with the same line. A rerun of
 the same command skips the sealed chunks, so a stopped run loses at most the chunks in flight.
 
+The files themselves are written by ``storage`` (atomic writes, provenance) and the chunks are
+computed by ``executors`` (in this process, on loky processes or on a dask cluster).
+
 >>> import tempfile
 >>> import numpy as np
 >>> def draws(spec: dict, chunk: Chunk) -> pd.DataFrame:
@@ -26,37 +29,37 @@ the same command skips the sealed chunks, so a stopped run loses at most the chu
 
 from __future__ import annotations
 
-import contextlib
+import errno
 import hashlib
+import itertools
 import json
 import os
 import socket
 import sys
-import tempfile
-import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
-import pyarrow as pa
-import pyarrow.parquet as pq
-from joblib import Parallel, delayed, parallel_config
-from joblib.externals.loky import get_reusable_executor
 from tqdm.auto import tqdm
 
-PROVENANCE_KEY = b"prefstats"
+from prefstats.studies.executors import WorkersDied, check_backend, executor
+from prefstats.studies.storage import (
+    RunError,
+    file_digest,
+    folder_lock,
+    one_line,
+    remove_temporaries,
+    write_atomic,
+    write_table,
+)
+
 SPEC_FILE = "run.json"
 QUARANTINE = "quarantine"
-BACKENDS = ("loky", "dask")
-SCHEDULER_TIMEOUT = "10s"  # how long to wait for an external dask scheduler
-OWNER_POLL_SECONDS = 0.5  # how often a worker checks that the run's process is still there
-
-
-class RunError(ValueError):
-    """A run folder that cannot be used as it is; the message is one line naming the file."""
+MAX_CHUNKS = 1_000_000  # two files a chunk: more is no folder a filesystem lists in good time
+FULL_DISK = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
 
 
 @dataclass(frozen=True)
@@ -89,12 +92,15 @@ def chunk_sizes(spec: dict[str, Any]) -> list[int]:
 
 
 def chunks_of(spec: dict[str, Any]) -> list[Chunk]:
-    """The chunks of a run, in order."""
+    """The chunks of a run, in order (in time linear in their number).
+
+    >>> chunks_of({"n": 10, "chunk_size": 4})[-1]
+    Chunk(index=2, start=8, rows=2)
+    """
     sizes = chunk_sizes(spec)
-    starts = [sum(sizes[:i]) for i in range(len(sizes))]
-    return [
-        Chunk(i, start, rows) for i, (start, rows) in enumerate(zip(starts, sizes, strict=True))
-    ]
+    starts = itertools.accumulate(sizes, initial=0)
+    pairs = zip(starts, sizes, strict=False)  # accumulate gives one start more: the end
+    return [Chunk(i, start, rows) for i, (start, rows) in enumerate(pairs)]
 
 
 def chunk_path(folder: Path, index: int) -> Path:
@@ -129,38 +135,53 @@ def run_chunks(
 
     ``spec`` holds ``n`` and ``chunk_size`` (or ``chunk_rows``), plus whatever ``function``
     reads; it is the run's provenance. ``backend``: ``loky`` (local processes) or ``dask``
-    (joblib's dask backend on the ``scheduler`` address, or on a LocalCluster started here).
+    (a dask client of the ``scheduler`` address, or of a LocalCluster started here).
     A chunk that fails its seal, its number of rows or ``check`` of its rows is quarantined
-    with a line through ``say`` (default: standard error) and recomputed.
+    with a line through ``say`` (default: standard error) and recomputed. The run holds the
+    folder's lock while it works (a second run on it stops with RunError naming the holder)
+    and first removes the temporary files a killed run left. Workers that keep dying on a
+    chunk end the run with RunError naming the chunk (``executors``).
     """
-    if backend not in BACKENDS:
-        raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
-    if scheduler and backend != "dask":
-        raise ValueError("--scheduler needs --backend dask")
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
-        raise ValueError(f"jobs must be a positive integer, got {jobs!r}")
+    check_backend(jobs, backend, scheduler)
     folder = Path(folder).resolve()  # workers elsewhere must find the same folder
     spec = _checked_spec(spec)
     _check_claim(folder, spec)
     say = say or _to_stderr
-    with _executor(jobs, backend, scheduler) as run_all:
-        _claim_folder(folder, spec)  # only once the workers are there: no run.json for nothing
-        todo = []
-        for chunk in chunks_of(spec):
-            problem = chunk_problem(folder, spec, chunk)
-            if problem is None:
-                problem = _read_checked(chunk_path(folder, chunk.index), chunk, check)[1]
-            if problem is not None and chunk_path(folder, chunk.index).exists():
-                quarantine(folder, chunk.index, problem, say)
-            if problem is not None:
-                todo.append(chunk)
-        done = spec["n"] - sum(chunk.rows for chunk in todo)
-        bar = tqdm(total=spec["n"], initial=done, unit=unit, unit_scale=True,
-                   disable=not progress, desc=folder.name)  # fmt: skip
-        with bar:
-            for rows in run_all([(function, spec, folder, chunk) for chunk in todo]):
-                bar.update(rows)
+    with executor(compute_chunk, jobs, backend, scheduler) as run_all:
+        _make_folder(folder)  # only once the workers are there: no run folder for nothing
+        with folder_lock(folder):
+            _claim_folder(folder, spec)
+            remove_temporaries(folder)
+            todo = _chunks_to_compute(folder, spec, check, say)
+            done = spec["n"] - sum(chunk.rows for chunk in todo)
+            bar = tqdm(total=spec["n"], initial=done, unit=unit, unit_scale=True,
+                       disable=not progress, desc=folder.name)  # fmt: skip
+            try:
+                with bar:
+                    for rows in run_all([(function, spec, folder, chunk) for chunk in todo]):
+                        bar.update(rows)
+            except WorkersDied as died:
+                name = chunk_path(folder, died.task[-1].index).name
+                raise RunError(
+                    f"{name}: {died}; the chunks done are kept: rerun the same command to resume"
+                ) from None
     return [chunk_path(folder, chunk.index) for chunk in chunks_of(spec)]
+
+
+def _chunks_to_compute(
+    folder: Path, spec: dict[str, Any], check: RowCheck | None, say: Callable[[str], None]
+) -> list[Chunk]:
+    """The chunks the folder lacks a sound copy of; unsound ones are quarantined."""
+    todo = []
+    for chunk in chunks_of(spec):
+        problem = chunk_problem(folder, spec, chunk)
+        if problem is None:
+            problem = _read_checked(chunk_path(folder, chunk.index), chunk, check)[1]
+        if problem is not None and chunk_path(folder, chunk.index).exists():
+            quarantine(folder, chunk.index, problem, say)
+        if problem is not None:
+            todo.append(chunk)
+    return todo
 
 
 def compute_chunk(function: ChunkFunction, spec: dict[str, Any], folder: Path, chunk: Chunk) -> int:
@@ -178,13 +199,26 @@ def compute_chunk(function: ChunkFunction, spec: dict[str, Any], folder: Path, c
                                   "cpu_seconds": seconds})  # fmt: skip
         seal = {"spec_digest": digest, "chunk": chunk.index, "start": chunk.start,
                 "rows": chunk.rows, "sha256": file_digest(path)}  # fmt: skip
-        _write_atomic(seal_path(folder, chunk.index), json.dumps(seal, sort_keys=True))
+        write_atomic(seal_path(folder, chunk.index), json.dumps(seal, sort_keys=True))
     except OSError as err:
         raise RunError(
-            f"the worker on {socket.gethostname()} cannot write {path}: {one_line(err)} "
-            "(every worker of a cluster must see the run folder: a shared filesystem)"
+            f"the worker on {socket.gethostname()} cannot write {path}: "
+            f"{one_line(err)}{_write_hint(folder, err)}"
         ) from None
     return len(table)
+
+
+def _write_hint(folder: Path, err: OSError) -> str:
+    """Why a chunk could not be written, when the error says: a full disk, or a run folder
+    this worker cannot see (a cluster without a shared filesystem)."""
+    if err.errno in FULL_DISK:
+        return " (the disk holding the run folder is full: free space, then rerun to resume)"
+    if not folder.is_dir():
+        return (
+            " (the run folder is not there on this machine: every worker of a cluster "
+            "must see it, on a shared filesystem)"
+        )
+    return ""
 
 
 def chunk_problem(folder: Path, spec: dict[str, Any], chunk: Chunk) -> str | None:
@@ -289,63 +323,9 @@ def read_spec(folder: str | Path) -> dict[str, Any]:
     return spec
 
 
-def write_table(table: pd.DataFrame, path: Path, provenance: dict[str, Any]) -> None:
-    """Write ``table`` as parquet with ``provenance`` in its metadata, atomically."""
-    arrow = pa.Table.from_pandas(table, preserve_index=False)
-    meta = {**(arrow.schema.metadata or {}), PROVENANCE_KEY: json.dumps(provenance).encode()}
-    arrow = arrow.replace_schema_metadata(meta)
-    with _atomic(Path(path)) as temporary:
-        pq.write_table(arrow, temporary)
-
-
-def read_provenance(path: str | Path) -> dict[str, Any]:
-    """The provenance stored in a parquet file written by ``write_table``."""
-    try:
-        meta = pq.read_schema(path).metadata or {}
-    except (OSError, ValueError) as err:
-        raise RunError(f"{path}: not a readable parquet file: {one_line(err)}") from None
-    if PROVENANCE_KEY not in meta:
-        raise RunError(f"{path} has no prefstats provenance")
-    result: dict[str, Any] = json.loads(meta[PROVENANCE_KEY])
-    return result
-
-
-def write_shipped(
-    table: pd.DataFrame, stem: Path, provenance: dict[str, Any], title: str
-) -> list[Path]:
-    """A shipped table: ``stem``.parquet (provenance in the metadata) and ``stem``.csv (a ``#``
-    header: the title and one ``key: value`` line of provenance each, then the rows)."""
-    stem = Path(stem)
-    write_table(table, stem.with_suffix(".parquet"), provenance)
-    stem.with_suffix(".parquet").chmod(0o644)  # mkstemp's private mode is not for shipped data
-    header = "".join(f"# {line}\n" for line in csv_header(provenance, title))
-    body = table.to_csv(index=False, float_format="%.6g", lineterminator="\n")
-    _write_atomic(stem.with_suffix(".csv"), header + body)
-    return [stem.with_suffix(".parquet"), stem.with_suffix(".csv")]
-
-
-def csv_header(provenance: dict[str, Any], title: str) -> list[str]:
-    """The ``#`` lines above a shipped CSV (without the ``# ``)."""
-    lines = [f"{title} (read with pandas.read_csv(path, comment='#'))"]
-    return lines + [f"{key}: {json.dumps(value, sort_keys=True)}" for key, value in
-                    provenance.items()]  # fmt: skip
-
-
-def read_csv(path: str | Path) -> pd.DataFrame:
-    """A shipped CSV table (skips the ``#`` provenance header)."""
-    return pd.read_csv(path, comment="#")
-
-
-def file_digest(path: Path) -> str:
-    """SHA-256 of a file's bytes."""
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def _checked_spec(spec: dict[str, Any]) -> dict[str, Any]:
+    """The spec as plain JSON; ValueError unless it describes rows and chunks, at most
+    ``MAX_CHUNKS`` of them."""
     if not _count(spec.get("n")):
         raise ValueError(f"a run spec needs a non-negative integer 'n', got {spec.get('n')!r}")
     if "chunk_rows" in spec:
@@ -357,6 +337,13 @@ def _checked_spec(spec: dict[str, Any]) -> dict[str, Any]:
     elif not _count(spec.get("chunk_size")) or spec["chunk_size"] == 0:
         raise ValueError(
             f"a run spec needs a positive integer 'chunk_size', got {spec.get('chunk_size')!r}"
+        )
+    rows = spec.get("chunk_rows")
+    chunks = len(rows) if rows is not None else -(-spec["n"] // spec["chunk_size"])
+    if chunks > MAX_CHUNKS:
+        raise ValueError(
+            f"{spec['n']:,} rows make {chunks:,} chunks, more than the "
+            f"{MAX_CHUNKS:,} a run folder holds: use larger chunks"
         )
     plain: dict[str, Any] = json.loads(json.dumps(spec))  # plain JSON: it is stored with the data
     return plain
@@ -384,120 +371,23 @@ def _check_claim(folder: Path, spec: dict[str, Any]) -> None:
         raise RunError(f"cannot create the run folder {folder}: {parent} is not writable")
 
 
+def _make_folder(folder: Path) -> None:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise RunError(f"cannot create the run folder {folder}: {one_line(err)}") from None
+
+
 def _claim_folder(folder: Path, spec: dict[str, Any]) -> None:
     """Record the spec in a new run folder (atomically), or keep an existing run's."""
     _check_claim(folder, spec)
     if (folder / SPEC_FILE).exists():
         return
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        _write_atomic(folder / SPEC_FILE, json.dumps(spec, indent=2, sort_keys=True))
+        write_atomic(folder / SPEC_FILE, json.dumps(spec, indent=2, sort_keys=True))
     except OSError as err:
         raise RunError(f"cannot write the run folder {folder}: {one_line(err)}") from None
 
 
-@contextlib.contextmanager
-def _atomic(path: Path) -> Iterator[str]:
-    """A temporary file beside ``path``, renamed onto it when the block succeeds."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=path.suffix)
-    os.close(handle)
-    try:
-        yield temporary
-        os.replace(temporary, path)
-    finally:
-        if os.path.exists(temporary):
-            os.remove(temporary)
-
-
-def _write_atomic(path: Path, text: str) -> None:
-    with _atomic(Path(path)) as temporary:
-        Path(temporary).write_text(text, encoding="utf-8")
-
-
-def one_line(err: BaseException | str) -> str:
-    """An error's message on one line (its type's name when it has none)."""
-    return " ".join(str(err).split()) or type(err).__name__
-
-
 def _to_stderr(line: str) -> None:
     print(line, file=sys.stderr)
-
-
-Task = tuple[ChunkFunction, dict[str, Any], Path, Chunk]
-
-
-@contextlib.contextmanager
-def _executor(
-    jobs: int, backend: str, scheduler: str | None
-) -> Iterator[Callable[[Sequence[Task]], Iterator[int]]]:
-    """A function running chunk tasks (in any order, yielding each one's rows as it finishes)
-    on the backend; the workers stop with the block, also when it is interrupted."""
-    if jobs == 1 and backend == "loky":
-        yield lambda tasks: (compute_chunk(*task) for task in tasks)
-        return
-    if backend == "loky":
-        try:
-            yield lambda tasks: _parallel(tasks, n_jobs=jobs)
-        except BaseException:
-            get_reusable_executor().shutdown(wait=False, kill_workers=True)
-            raise
-        return
-    with _dask_client(scheduler, jobs), parallel_config(backend="dask"):
-        yield _parallel
-
-
-def _parallel(tasks: Sequence[Task], n_jobs: int | None = None) -> Iterator[int]:
-    owner = (socket.gethostname(), os.getpid())
-    calls = (delayed(_in_worker)(owner, *task) for task in tasks)
-    yield from Parallel(n_jobs=n_jobs, return_as="generator_unordered")(calls)
-
-
-def _in_worker(owner: tuple[str, int], *task: Any) -> int:
-    """``compute_chunk`` in a worker process, which exits if the run's own process is gone."""
-    _watch_owner(owner)
-    return compute_chunk(*task)
-
-
-def _watch_owner(owner: tuple[str, int]) -> None:
-    """Once per worker: a thread that ends this process when the process that started the run
-    (on this machine) is gone, so that no worker keeps computing for a run nobody waits for."""
-    host, pid = owner
-    if host != socket.gethostname() or pid == os.getpid() or owner in _WATCHED:
-        return
-    _WATCHED.add(owner)
-
-    def watch() -> None:
-        while True:
-            time.sleep(OWNER_POLL_SECONDS)
-            try:
-                os.kill(pid, 0)
-            except ProcessLookupError:
-                os._exit(3)
-            except PermissionError:  # alive, owned by someone else: a pid reused, or shared
-                continue
-
-    threading.Thread(target=watch, name="prefstats-owner-watch", daemon=True).start()
-
-
-_WATCHED: set[tuple[str, int]] = set()
-
-
-@contextlib.contextmanager
-def _dask_client(scheduler: str | None, jobs: int) -> Iterator[Any]:
-    """A dask client of the scheduler (or of a LocalCluster of ``jobs`` processes)."""
-    try:
-        from dask.distributed import Client, LocalCluster  # the optional 'distributed' extra
-    except ImportError:  # pragma: no cover - depends on the installed extras
-        raise RunError("the dask backend needs the 'distributed' extra") from None
-    if not scheduler:
-        cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True)
-        with cluster, Client(cluster) as client:
-            yield client
-        return
-    try:
-        client = Client(scheduler, timeout=SCHEDULER_TIMEOUT)
-    except (OSError, TimeoutError, ValueError) as err:
-        raise RunError(f"cannot reach the dask scheduler at {scheduler}: {one_line(err)}") from None
-    with client:
-        yield client
