@@ -19,7 +19,7 @@ from typing import NoReturn
 
 import pyarrow as pa
 
-from prefstats.cli import game, misere, studies
+from prefstats.cli import analyze, game, misere, studies
 from prefstats.cli.speed import speed_line
 from prefstats.studies.runs import one_line
 from prefstats.version import __version__
@@ -31,6 +31,7 @@ BENCHMARKS = {
     "misere": "prefstats.benchmarks.misere",
     "study": "prefstats.benchmarks.study",
     "potential": "prefstats.benchmarks.potential",
+    "analyze": "prefstats.benchmarks.analyze",
 }
 USER_ERRORS = (ValueError, OSError, json.JSONDecodeError, pa.ArrowException)
 
@@ -75,6 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"prefstats {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     game.add_parsers(sub)
+    analyze.add_parsers(sub)
     misere.add_parsers(sub)
     studies.add_parsers(sub)
     bench = sub.add_parser("bench", help="print benchmark figures")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import secrets
 import sys
 
 from prefstats.game.cards import Style
@@ -91,3 +92,11 @@ def examples(*lines: str) -> dict[str, object]:
     """Keyword arguments of ``add_parser`` that end a command's help with examples."""
     text = "examples:\n" + "\n".join(f"  {line}" for line in lines)
     return {"epilog": text, "formatter_class": argparse.RawDescriptionHelpFormatter}
+
+
+SHORT_SEEDS = 1_000_000  # a fresh seed is drawn below this: six digits, easy to retype
+
+
+def fresh_seed() -> int:
+    """A random seed short enough to retype (0 .. 999,999), from the system's entropy."""
+    return int(secrets.randbelow(SHORT_SEEDS))

@@ -32,7 +32,7 @@ from __future__ import annotations
 import html
 import math
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations
 from typing import Any
 
@@ -53,7 +53,6 @@ from prefstats.game.deal import (
     HAND_SIZE,
     N_PARTS,
     N_SEATS,
-    SEAT_NAMES,
     TALON,
     TALON_SIZE,
     SeedLike,
@@ -61,8 +60,17 @@ from prefstats.game.deal import (
     all_layouts,
     sample_layouts,
 )
-from prefstats.game.rules import LADDER, MISERE_RANK, NO_BID, Contract, RuleSet, Strain
+from prefstats.game.rules import (
+    LADDER,
+    MISERE_RANK,
+    NO_BID,
+    Contract,
+    Convention,
+    RuleSet,
+    Strain,
+)
 from prefstats.game.scoring import contract_net_table, misere_net
+from prefstats.names import lookup
 from prefstats.players.counting import best_strain, strain_tricks
 from prefstats.players.discards import (
     DiscardTask,
@@ -218,7 +226,7 @@ def analyze(
     talon: int | str | None = None,
     players: int = 3,
     rules: str | RuleSet = "codex",
-    scoring: str = "sochi",
+    scoring: str | Convention = "sochi",
     n: int = DEFAULT_N,
     seed: SeedLike | Stream = None,
     discard: str | int = "sampled",
@@ -271,9 +279,11 @@ def analyze(
     )  # fmt: skip
 
 
-def _rule_set(rules: str | RuleSet, players: int, scoring: str) -> RuleSet:
+def _rule_set(rules: str | RuleSet, players: int, scoring: str | Convention) -> RuleSet:
     base = rules if isinstance(rules, RuleSet) else RuleSet.named(rules)
-    return RuleSet(players=players, misere_overbid=base.misere_overbid, scoring=scoring)
+    if not isinstance(scoring, Convention):
+        scoring = lookup({c.value: c for c in Convention}, scoring, "scoring convention")
+    return replace(base, players=players, scoring=scoring)
 
 
 def _checked_policy(discard: object, hand: int, talon: int | None) -> tuple[str, int]:
@@ -494,14 +504,19 @@ LABELS: dict[Style, dict[str, str]] = {
     },
 }  # fmt: skip
 SEAT_TEXT: dict[Style, tuple[str, ...]] = {
-    "en": ("first hand (leads)", "second hand", "third hand"),
-    "ru": ("первая рука (ходит)", "вторая рука", "третья рука"),
+    "en": ("first hand, leads", "second hand", "third hand"),
+    "ru": ("первая рука, ходит", "вторая рука", "третья рука"),
 }
 
 
 def _contract_text(contract: str, style: Style) -> str:
-    return contract if contract == "pass" and style == "en" else (
-        LABELS[style]["pass"] if contract == "pass" else Contract.parse(contract).format(style))
+    return (
+        contract
+        if contract == "pass" and style == "en"
+        else (
+            LABELS[style]["pass"] if contract == "pass" else Contract.parse(contract).format(style)
+        )
+    )
 
 
 def model_text(analysis: Analysis, style: Style = "en") -> str:
@@ -537,8 +552,11 @@ def _header(analysis: Analysis, style: Style) -> list[str]:
         talon = labels["unknown"].format(k=analysis.n // N_TALONS)
     else:
         talon = format_hand(analysis.talon, style)
-    size = labels["all"] if analysis.exhaustive else (
-        f"{analysis.n:,} {labels['layouts']}, {labels['seed']} {analysis.seed}")
+    size = (
+        labels["all"]
+        if analysis.exhaustive
+        else (f"{analysis.n:,} {labels['layouts']}, {labels['seed']} {analysis.seed}")
+    )
     return [
         f"{labels['hand']} {format_hand(analysis.hand, style)}, {labels['seat']} "
         f"{analysis.seat} ({SEAT_TEXT[style][analysis.seat]}); {labels['talon']} {talon}; "
@@ -547,7 +565,8 @@ def _header(analysis: Analysis, style: Style) -> list[str]:
     ]
 
 
-def _interval(value: float, low: float, high: float, digits: int, sign: str = "") -> str:
+def _interval(value: Any, low: Any, high: Any, digits: int, sign: str = "") -> str:
+    value, low, high = float(value), float(low), float(high)
     return f"{value:{sign}.{digits}f} [{low:{sign}.{digits}f}, {high:{sign}.{digits}f}]"
 
 
@@ -558,7 +577,7 @@ def format_text(analysis: Analysis, style: Style = "en") -> str:
     lines.append(f"{labels['contract']:<9}{labels['p_make']:<24}{labels['e_tricks']:>9}  "
                  f"{labels['ev']}")  # fmt: skip
     for row in analysis.table.itertuples():
-        name = Contract.parse(row.contract).format(style)
+        name = Contract.parse(str(row.contract)).format(style)
         mark = f"  {BEST_MARK} {labels['best']}" if row.best else ""
         lines.append(
             f"{name:<9}{_interval(row.p_make, row.p_make_low, row.p_make_high, 3):<24}"
@@ -569,8 +588,11 @@ def format_text(analysis: Analysis, style: Style = "en") -> str:
     shares = analysis.distribution()
     lines.append("        " + "".join(f"{k:>6}" for k in shares.columns))
     for strain, values in shares.iterrows():
-        name = Contract.misere().format(style) if strain == "misère" else (
-            "БК" if strain == "NT" and style == "ru" else str(strain))
+        name = (
+            Contract.misere().format(style)
+            if strain == "misère"
+            else ("БК" if strain == "NT" and style == "ru" else str(strain))
+        )
         lines.append(f"{name:<8}" + "".join(
             f"{v:>6.3f}" if v else f"{'.':>6}" for v in values))  # fmt: skip
     recommended = _contract_text(analysis.recommended, style)
@@ -600,7 +622,7 @@ def html_table(analysis: Analysis, style: Style = "en") -> str:
                    for k in ("contract", "p_make", "e_tricks", "ev"))  # fmt: skip
     body = []
     for row in analysis.table.itertuples():
-        name = _coloured(Contract.parse(row.contract).format(style))
+        name = _coloured(Contract.parse(str(row.contract)).format(style))
         weight = "font-weight:bold;background:#eef6ee;" if row.best else ""
         mark = f" {BEST_MARK} {labels['best']}" if row.best else ""
         body.append(
@@ -620,5 +642,3 @@ def html_table(analysis: Analysis, style: Style = "en") -> str:
         f"{labels['heuristic']}: {heuristic}. {html.escape(analysis.why)}</p>"
         f"<p style='font-size:smaller'>{html.escape(model)} ({labels['not_caught']})</p></div>"
     )
-
-
