@@ -131,7 +131,9 @@ def test_bad_input_names_the_mistake() -> None:
         analyze(SIX, exhaustive=True)
 
 
-def test_cli_fixed_talon_and_discard_fix_all_but_the_layout(capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_fixed_talon_and_discard_fix_all_but_the_layout(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     args = ["analyze", SIX, "--seat", "1", "--talon", "♦A ♥9", "--discard", "♥7 8",
             "--n", "60", "--seed", "5", "--json"]  # fmt: skip
     assert main(args) == 0

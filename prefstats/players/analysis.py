@@ -73,6 +73,9 @@ from prefstats.game.scoring import contract_net_table, misere_net
 from prefstats.names import lookup
 from prefstats.players.counting import best_strain, strain_tricks
 from prefstats.players.discards import (
+    REALISTIC,
+    UPPER_BOUND,
+    USER_NAMES,
     DiscardTask,
     SampledDiscard,
     misere_discards,
@@ -95,8 +98,8 @@ STRAIN_COLUMNS = (*Strain, MISERE)
 LAYOUT_STREAM, CHOICE_STREAM = 0, 1  # sub-streams of the seed: the layouts, the discard choices
 # The realistic policy with its default settings (``discards.SampledDiscard``: the heuristic's
 # four best classes of discards, compared on 8 layouts he samples), for contracts and misère.
-REALISTIC = SampledDiscard()
-POLICIES = ("sampled", "heuristic", "upper-bound")
+REALISTIC_POLICY = SampledDiscard()
+POLICIES = tuple(USER_NAMES)  # sampled (the realistic policy), heuristic, upper-bound
 POLICY_TEXT = {
     "sampled": "the realistic policy: per talon, before he sees the defenders' cards, the "
     "discard with the least mean loss on layouts he samples himself",
@@ -229,7 +232,7 @@ def analyze(
     scoring: str | Convention = "sochi",
     n: int = DEFAULT_N,
     seed: SeedLike | Stream = None,
-    discard: str | int = "sampled",
+    discard: str | int = REALISTIC,
     exhaustive: bool = False,
     n_jobs: int = 2,
 ) -> Analysis:
@@ -255,7 +258,7 @@ def analyze(
     rule_set = _rule_set(rules, players, scoring)
     n_jobs = _checked_count("n_jobs", n_jobs, 1)
     if exhaustive:
-        if talon_mask is None or policy == "upper-bound":
+        if talon_mask is None or policy == UPPER_BOUND:
             raise ValueError("exhaustive=True needs the talon and a discard chosen before the "
                              "layout (two cards, 'sampled' or 'heuristic')")  # fmt: skip
         stream = Stream.of(0 if seed is None else seed)
@@ -343,14 +346,14 @@ def _play(
         misere_discards(hands12[:1])  # loads the shipped rates once, before the threads
 
     def column(c: int) -> None:
-        if policy == "upper-bound":
+        if policy == UPPER_BOUND:
             contract = MISERE_RANK if c == MISERE else Contract(6, Strain(c)).rank
             declarers = np.full(len(deals), seat)
             discards[:, c], tricks[:, c] = best_discards(
                 deals, declarers, np.full(len(deals), contract)
             )
             return
-        if policy == "sampled":
+        if policy == REALISTIC:
             discards[:, c] = _sampled_discards(deals, seat, c, stream)
         played = np.ascontiguousarray(deals[:, :N_SEATS])
         played[:, seat] = hands12 & ~discards[:, c]
@@ -378,7 +381,7 @@ def _sampled_discards(deals: np.ndarray, seat: int, c: int, stream: Stream) -> n
     contracts = np.full(len(distinct), contract)
     task = DiscardTask(deals[first], seats, contracts, np.zeros(len(distinct), np.uint32),
                        stream.child(c), distinct.astype(np.int64))  # fmt: skip
-    return REALISTIC.choose(task)[inverse.reshape(-1)]
+    return REALISTIC_POLICY.choose(task)[inverse.reshape(-1)]
 
 
 def _tricks(hands: np.ndarray, seat: int, c: int) -> np.ndarray:
@@ -531,7 +534,7 @@ def model_text(analysis: Analysis, style: Style = "en") -> str:
     else:
         discard = ("He takes the talon and discards before he sees the layout by "
                    f"{POLICY_TEXT[analysis.discard]}.")  # fmt: skip
-        if analysis.discard == "upper-bound":
+        if analysis.discard == UPPER_BOUND:
             discard = f"He takes the talon and discards by {POLICY_TEXT['upper-bound']}."
     split = ("Every split of the defenders' 20 cards is played" if analysis.exhaustive
              else "The defenders' 20 cards are split uniformly")  # fmt: skip
