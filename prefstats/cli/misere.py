@@ -19,6 +19,7 @@ from prefstats.cli.options import (
     add_scoring,
     examples,
     finite_float,
+    fresh_seed,
     non_negative_float,
     positive_int,
     style_of,
@@ -77,7 +78,8 @@ def add_parsers(subparsers: Any) -> None:
     )
     misere.add_argument("--discard", default=REALISTIC, help=DISCARD_HELP)
     misere.add_argument("--n", type=positive_int, default=2000, help="random layouts")
-    misere.add_argument("--seed", type=int, default=None, help="random seed (default: fresh)")
+    misere.add_argument("--seed", type=int, default=None,
+                        help="random seed (default: a fresh one, printed)")  # fmt: skip
     misere.add_argument(
         "--exhaustive",
         action="store_true",
@@ -139,7 +141,8 @@ def cmd_misere(args: argparse.Namespace) -> None:
     """Print P(caught), E[tricks] and the trick distribution of a misère hand."""
     risk = misere_risk(
         args.hand, seat=args.seat, talon=args.talon, discard=args.discard, n=args.n,
-        seed=args.seed, exhaustive=args.exhaustive, choice_n=args.choice_n, progress=True,
+        seed=fresh_seed() if args.seed is None else args.seed, exhaustive=args.exhaustive,
+        choice_n=args.choice_n, progress=True,
     )  # fmt: skip
     print(risk.format(style_of(args)))
 
