@@ -76,13 +76,16 @@ def class_probabilities(exact: pd.Series, simulated: pd.DataFrame, ax: Axes) -> 
     ax.set_title("Misère suit classes: exact and simulated")
 
 
-def catch_settings(rates: pd.DataFrame, fig: Figure, label: tuple[str, ...] = ()) -> None:
-    """Small multiples, one panel per holding length (1 to 4 cards): each catchable holding's
-    P(caught) on the defenders' lead (the mean of left and right) in ``lowest-sides`` and
-    ``as-dealt`` against ``clean-sides``; the holdings in ``label`` are named."""
+def catch_settings(
+    rates: pd.DataFrame, fig: Figure, label: tuple[str, ...] = (), columns: int = 4
+) -> None:
+    """Small multiples, one panel per holding length (1 to 4 cards, in rows of ``columns``):
+    each catchable holding's P(caught) on the defenders' lead (the mean of left and right) in
+    ``lowest-sides`` and ``as-dealt`` against ``clean-sides``; the holdings in ``label`` are
+    named."""
     lead = rates[rates.lead != "own"].groupby(["setting", "holding", "text", "n_cards"])
     mean = lead.p_caught.mean().unstack("setting").reset_index()
-    axes = fig.subplots(1, 4, sharex=True, sharey=True)
+    axes = fig.subplots(4 // columns, columns, sharex=True, sharey=True).ravel()
     for length, ax in enumerate(axes, start=1):
         part = mean[(mean.n_cards == length) & mean["clean-sides"].notna()]
         for setting in ("lowest-sides", "as-dealt"):
@@ -96,10 +99,12 @@ def catch_settings(rates: pd.DataFrame, fig: Figure, label: tuple[str, ...] = ()
             ax.annotate(text, (x, y), fontsize=7, xytext=(3, 3), textcoords="offset points")
         ax.plot([0, 1], [0, 1], color="gray", lw=0.8)
         ax.set_title(f"{length} card{'s' if length > 1 else ''}")
-        ax.set_xlabel("clean-sides")
+        if length > 4 - columns:
+            ax.set_xlabel("clean-sides")
         ax.set_xlim(0, 1)
         ax.set_ylim(0, 1)
-    axes[0].set_ylabel("P(caught), defenders' lead")
+    for ax in axes[::columns]:
+        ax.set_ylabel("P(caught), defenders' lead")
     axes[0].legend(fontsize=7, loc="upper left")
 
 
