@@ -285,3 +285,13 @@ def test_misere_without_a_seed_prints_a_short_one(capsys):
     out = capsys.readouterr().out
     seed = int(out.split("seed ")[1].split()[0].rstrip(";,)"))
     assert 0 <= seed < 1_000_000
+
+
+def test_ru_translates_the_labels_too(capsys):
+    assert main(["misere", "♠7 8 9 ♣7 8 ♦7 8 ♥7 8 9", "--n", "10", "--discard", "heuristic",
+                 "--seed", "1", "--ru"]) == 0  # fmt: skip
+    out = capsys.readouterr().out
+    assert "прикуп" in out and "P(поймали)" in out and "зерно 1" in out and "talon" not in out
+    assert main(["solve", DEAL, "--table", "--ru"]) == 0
+    out = capsys.readouterr().out
+    assert "разыгрывающий" in out and "мизер" in out and "first hand" not in out

@@ -84,8 +84,14 @@ def cmd_solve(args: argparse.Namespace) -> None:
     line (``--line``)."""
     hands = parse_hands(args.deal)
     if args.table:
-        print(dd_table(hands, style_of(args)).to_string())
-        print("(the declarer's tricks, double-dummy)")
+        style = style_of(args)
+        table = dd_table(hands, style)
+        if style == "ru":
+            names = dict(zip(SEAT_NAMES, SEATS_TEXT["ru"], strict=True))
+            table = table.rename(columns=names).rename_axis(
+                index="масть", columns=["разыгрывающий", "ходит"])  # fmt: skip
+        print(table.to_string())
+        print(TABLE_NOTE[style])
         return
     contract = Contract.parse(args.contract)
     options = {"trump": contract.trump, "misere": contract.is_misere, "declarer": args.declarer,
@@ -97,6 +103,10 @@ def cmd_solve(args: argparse.Namespace) -> None:
     print(solve_sentence(contract, args.declarer, args.leader, tricks, style_of(args)))
 
 
+TABLE_NOTE: dict[Style, str] = {
+    "en": "(the declarer's tricks, double-dummy)",
+    "ru": "(взятки разыгрывающего, в открытую)",
+}
 LEADS_TEXT: dict[Style, str] = {"en": "{leader} leads", "ru": "ходит {leader}"}
 SEATS_TEXT: dict[Style, tuple[str, ...]] = {
     "en": SEAT_NAMES,

@@ -103,18 +103,21 @@ class MisereRisk:
         return proportion(count, self.n)
 
     def format(self, style: Style = "en") -> str:
-        """A short report: hand, policy, P(caught), E[tricks] and the distribution."""
-        talon = (format_hand(self.talon, style) if self.talon is not None
-                 else "unknown (drawn per layout)")  # fmt: skip
-        path = f" (sub-stream {self.stream.path})" if self.stream.path else ""
-        kind = "all layouts" if self.exhaustive else f"random layouts, seed {self.seed}{path}"
+        """A short report: hand, policy, P(caught), E[tricks] and the distribution; labels in
+        Russian too with ``style="ru"``."""
+        words = _WORDS[style]
+        talon = format_hand(self.talon, style) if self.talon is not None else words["unknown"]
+        path = f" ({words['sub-stream']} {self.stream.path})" if self.stream.path else ""
+        kind = words["all"] if self.exhaustive else f"{words['random']} {self.seed}{path}"
+        seat_names = _SEAT_NAMES if style == "en" else _SEAT_NAMES_RU
         lines = [
-            f"hand {format_hand(self.hand, style)}, seat {self.seat} ({_SEAT_NAMES[self.seat]}), "
-            f"talon {talon}",
-            f"discard: {_POLICY_TEXT.get(self.policy, self.policy)}; {self.n:,} {kind}",
-            f"P(caught)  {self.p_caught}",
-            f"E[tricks]  {self.mean_tricks}",
-            "tricks  layouts  share [95% CI]",
+            f"{words['hand']} {format_hand(self.hand, style)}, {words['seat']} {self.seat} "
+            f"({seat_names[self.seat]}), {words['talon']} {talon}",
+            f"{words['discard']}: {_POLICY_TEXT[style].get(self.policy, self.policy)}; "
+            f"{self.n:,} {kind}",
+            f"{words['caught']}  {self.p_caught}",
+            f"{words['tricks']}  {self.mean_tricks}",
+            words["header"],
         ]
         for k, estimate in enumerate(self.distribution()):
             if estimate.count:
@@ -129,12 +132,33 @@ class MisereRisk:
 
 
 _SEAT_NAMES = (f"{SEAT_NAMES[0]}, leads", *SEAT_NAMES[1:])
-_POLICY_TEXT = {
-    "dd": "best per layout knowing every card (an upper bound for the declarer)",
-    "sampled": "the realistic policy: chosen before the layout is seen, from sampled layouts",
-    "heuristic": "heuristic rule (prefstats.players.discards.misere_discards)",
-    "fixed": "the two cards given",
+_SEAT_NAMES_RU = ("первая рука, ходит", "вторая рука", "третья рука")
+_POLICY_TEXT: dict[Style, dict[str, str]] = {
+    "en": {
+        "dd": "best per layout knowing every card (an upper bound for the declarer)",
+        "sampled": "the realistic policy: chosen before the layout is seen, from sampled layouts",
+        "heuristic": "heuristic rule (prefstats.players.discards.misere_discards)",
+        "fixed": "the two cards given",
+    },
+    "ru": {
+        "dd": "лучший в каждом раскладе, видя все карты (верхняя граница для играющего)",
+        "sampled": "реалистичный: выбран до того, как виден расклад, по пробным раскладам",
+        "heuristic": "эвристическое правило (prefstats.players.discards.misere_discards)",
+        "fixed": "две заданные карты",
+    },
 }
+_WORDS: dict[Style, dict[str, str]] = {
+    "en": {"hand": "hand", "seat": "seat", "talon": "talon", "discard": "discard",
+           "unknown": "unknown (drawn per layout)", "all": "all layouts",
+           "random": "random layouts, seed", "sub-stream": "sub-stream",
+           "caught": "P(caught)", "tricks": "E[tricks]",
+           "header": "tricks  layouts  share [95% CI]"},
+    "ru": {"hand": "рука", "seat": "место", "talon": "прикуп", "discard": "снос",
+           "unknown": "неизвестен (свой в каждом раскладе)", "all": "все расклады",
+           "random": "случайных раскладов, зерно", "sub-stream": "подпоток",
+           "caught": "P(поймали)", "tricks": "E[взяток]",
+           "header": "взяток раскладов доля [95% ДИ]"},
+}  # fmt: skip
 
 
 def misere_risk(
