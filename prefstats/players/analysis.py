@@ -462,7 +462,8 @@ def _heuristic_bid(hand: int, seat: int, table: pd.DataFrame, recommended: str) 
     counts = strain_tricks(hands)[0] + bidder.talon_bonus
     strain = int(best_strain(counts[None])[0])
     strain_text = "NT" if strain == Strain.NO_TRUMP else SUIT_SYMBOLS[strain]
-    counted = (f"it counts {counts[strain]:g} tricks in {strain_text}, the talon's expected "
+    noun = "trick" if counts[strain] == 1 else "tricks"
+    counted = (f"it counts {counts[strain]:g} {noun} in {strain_text}, the talon's expected "
                f"help of {bidder.talon_bonus:g} included")  # fmt: skip
     if limit == MISERE_RANK:
         estimate = float(misere_catch_estimate(hands, seat)[0])
