@@ -48,10 +48,11 @@ def test_eight_spades_and_heart_ace_king_make_ten_spades() -> None:
 
 
 def test_clean_misere_is_never_caught() -> None:
-    for seat in (0, 1):
-        a = analyze(CLEAN, seat=seat, talon="♠A ♥A", n=300, seed=SEED + seat)
+    """Whatever the talon (every one of the 231, the realistic discard) and on lead."""
+    for seat, talon, n in ((1, "♠A ♥A", 300), (0, None, 231)):
+        a = analyze(CLEAN, seat=seat, talon=talon, n=n, seed=SEED + seat)
         row = a.row("misère")
-        assert row.p_make == 1.0 and row.e_tricks == 0.0, seat
+        assert row.p_make == 1.0 and row.e_tricks == 0.0 and row.n == n, seat
         assert (a.tricks[:, MISERE] == 0).all()
 
 
