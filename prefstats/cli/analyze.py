@@ -56,8 +56,8 @@ def add_parsers(sub: Any) -> None:
     parser.add_argument("--players", type=int, choices=(3, 4), default=3,
                         help="3, or 4 with the dealer sitting out (default 3)")  # fmt: skip
     parser.add_argument("--exhaustive", action="store_true",
-                        help="all 184,756 layouts (needs --talon and a discard chosen before "
-                             "the layout)")  # fmt: skip
+                        help="all 184,756 layouts, every strain solved on each (minutes; "
+                             "needs --talon and a discard chosen before the layout)")  # fmt: skip
     parser.add_argument("--jobs", type=worker_count, default=2,
                         help="threads (default 2)")  # fmt: skip
     parser.add_argument("--json", action="store_true", help="print the analysis as JSON")
