@@ -109,6 +109,11 @@ def test_every_talon_weighted_alike_and_threads_change_nothing() -> None:
     assert (counts == 2).all()
     assert (a.tricks == b.tricks).all() and a.table.equals(b.table)
     assert str(a) == str(b)
+    # the realistic discard, chosen once per talon, is the same in every thread's part
+    c = analyze(SIX, seat=2, talon="♦A ♥9", n=120, seed=SEED, n_jobs=1)
+    d = analyze(SIX, seat=2, talon="♦A ♥9", n=120, seed=SEED, n_jobs=3)
+    assert (c.discards == d.discards).all() and (c.tricks == d.tricks).all()
+    assert (c.discards == c.discards[0]).all()
     by_talon = a.by_talon("6♠")
     assert len(by_talon) == 231 and (by_talon["n"] == 2).all()
     assert by_talon["p_make"].is_monotonic_decreasing

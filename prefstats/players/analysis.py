@@ -30,6 +30,7 @@ best beside what the package's heuristic bidder bids. The model, stated in every
 from __future__ import annotations
 
 import html
+import itertools
 import math
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -332,8 +333,9 @@ def _play(
     deals: np.ndarray, seat: int, policy: str, fixed: int, stream: Stream, n_jobs: int
 ) -> tuple[np.ndarray, np.ndarray]:
     """The discard and the declarer's double-dummy tricks in every strain column (♠ ♣ ♦ ♥ NT
-    misère) of every layout: uint32 (m, 6) and int8 (m, 6). The columns run in ``n_jobs``
-    threads (the solver's kernels release the GIL; each thread has its own table)."""
+    misère) of every layout: uint32 (m, 6) and int8 (m, 6). Each column, cut into ``n_jobs``
+    parts (``_parts``), runs in ``n_jobs`` threads (the solver's kernels release the GIL; each
+    thread has its own table)."""
     hands12 = deals[:, seat] | deals[:, TALON]
     discards = np.zeros((len(deals), len(STRAIN_COLUMNS)), dtype=np.uint32)
     tricks = np.zeros(discards.shape, dtype=np.int8)
@@ -345,29 +347,45 @@ def _play(
     else:
         misere_discards(hands12[:1])  # loads the shipped rates once, before the threads
 
-    def column(c: int) -> None:
+    def column(c: int, rows: slice) -> None:
+        part = deals[rows]
         if policy == UPPER_BOUND:
             contract = MISERE_RANK if c == MISERE else Contract(6, Strain(c)).rank
-            declarers = np.full(len(deals), seat)
-            discards[:, c], tricks[:, c] = best_discards(
-                deals, declarers, np.full(len(deals), contract)
+            declarers = np.full(len(part), seat)
+            discards[rows, c], tricks[rows, c] = best_discards(
+                part, declarers, np.full(len(part), contract)
             )
             return
         if policy == REALISTIC:
-            discards[:, c] = _sampled_discards(deals, seat, c, stream)
-        played = np.ascontiguousarray(deals[:, :N_SEATS])
-        played[:, seat] = hands12 & ~discards[:, c]
-        tricks[:, c] = _tricks(played, seat, c)
+            discards[rows, c] = _sampled_discards(part, seat, c, stream)
+        played = np.ascontiguousarray(part[:, :N_SEATS])
+        played[:, seat] = hands12[rows] & ~discards[rows, c]
+        tricks[rows, c] = _tricks(played, seat, c)
 
     columns = [MISERE, Strain.NO_TRUMP, *range(N_SUITS)]  # the slowest first
+    tasks = [(c, rows) for c in columns for rows in _parts(deals, n_jobs)]
     if n_jobs == 1:
-        for c in columns:
-            column(c)
+        for c, rows in tasks:
+            column(c, rows)
     else:
         with ThreadPoolExecutor(max_workers=n_jobs) as pool:
-            for future in [pool.submit(column, c) for c in columns]:
+            for future in [pool.submit(column, c, rows) for c, rows in tasks]:
                 future.result()
     return discards, tricks
+
+
+def _parts(deals: np.ndarray, n: int) -> list[slice]:
+    """``n`` slices of about equal size over the rows, cut where the talon changes (the rows
+    of a talon stay together, so its discard is chosen once) unless there is one talon: each
+    row's answers depend on that row alone, so the parts change only how the threads share
+    the work."""
+    starts = np.flatnonzero(np.r_[True, deals[1:, TALON] != deals[:-1, TALON]])
+    if len(starts) == 1:
+        starts = np.arange(len(deals))
+    wanted = np.linspace(0, len(deals), n + 1)[1:-1]
+    cuts = starts[np.clip(np.searchsorted(starts, wanted), 0, len(starts) - 1)]
+    edges = sorted({0, *(int(x) for x in cuts), len(deals)})
+    return [slice(a, b) for a, b in itertools.pairwise(edges)]
 
 
 def _sampled_discards(deals: np.ndarray, seat: int, c: int, stream: Stream) -> np.ndarray:
