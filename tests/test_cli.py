@@ -55,7 +55,24 @@ DEAL = "♠7 10 J ♣10 ♦7 9 10 K A ♥9 | ♠9 ♣7 8 9 Q K A ♥7 K A | ♠8
 def test_solve_prints_the_golden_value(capsys):
     # tests/golden/solver_deals.json: this deal, ♦ trumps, declarer 0, leader 0 → 5 tricks.
     assert main(["solve", DEAL, "--contract", "6♦"]) == 0
-    assert capsys.readouterr().out.strip() == "5"
+    assert capsys.readouterr().out.strip() == "6♦, first hand leads: the declarer takes 5 tricks"
+    assert main(["solve", DEAL, "--contract", "6♦", "--declarer", "1", "--leader", "2"]) == 0
+    hands = parse_hands(DEAL)
+    tricks = solve(hands, trump=2, declarer=1, leader=2)
+    assert capsys.readouterr().out.strip() == (
+        f"6♦, third hand leads: the declarer (second hand) takes {tricks} "
+        f"trick{'' if tricks == 1 else 's'}"
+    )
+    assert main(["solve", DEAL, "--contract", "6♦", "--ru"]) == 0
+    assert capsys.readouterr().out.strip() == "6♦, ходит первая рука: разыгрывающий берёт 5 взяток"
+
+
+def test_deal_without_a_seed_prints_a_short_seed_that_repeats_it(capsys):
+    assert main(["deal", "--n", "2"]) == 0
+    *deals, last = capsys.readouterr().out.splitlines()
+    seed = int(last.split()[1])
+    assert last == f"seed {seed} (--seed {seed} deals these again)" and 0 <= seed < 1_000_000
+    assert [Deal.parse(line) for line in deals] == [Deal.from_row(r) for r in deal_many(2, seed)]
 
 
 def test_solve_table_has_every_strain_declarer_and_leader(capsys):
@@ -271,3 +288,28 @@ def test_the_machine_line_says_when_the_system_reports_no_load(monkeypatch):
     line = machine_line("before", load_average())
     assert line.startswith("machine before: ")
     assert line.endswith(" UTC, 4 cores, load average not reported by this system")
+
+
+def test_study_help_shows_defaults_and_examples(capsys):
+    with pytest.raises(SystemExit):
+        main(["study", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "(default: 100000)" in out and "(default: heuristic)" in out
+    assert "examples: prefstats study --deals 100000 --out runs/small" in out
+
+
+def test_misere_without_a_seed_prints_a_short_one(capsys):
+    assert main(["misere", "♠7 8 9 ♣7 8 ♦7 8 ♥7 8 9", "--n", "20", "--discard", "heuristic"]) == 0
+    out = capsys.readouterr().out
+    seed = int(out.split("seed ")[1].split()[0].rstrip(";,)"))
+    assert 0 <= seed < 1_000_000
+
+
+def test_ru_translates_the_labels_too(capsys):
+    assert main(["misere", "♠7 8 9 ♣7 8 ♦7 8 ♥7 8 9", "--n", "10", "--discard", "heuristic",
+                 "--seed", "1", "--ru"]) == 0  # fmt: skip
+    out = capsys.readouterr().out
+    assert "прикуп" in out and "P(поймали)" in out and "зерно 1" in out and "talon" not in out
+    assert main(["solve", DEAL, "--table", "--ru"]) == 0
+    out = capsys.readouterr().out
+    assert "разыгрывающий" in out and "мизер" in out and "first hand" not in out

@@ -1,6 +1,8 @@
 """Every number the README states comes from a shipped table: its generated blocks equal what
 ``report.answers.readme_blocks`` writes from the tables (prefstats/data)."""
 
+import re
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -30,3 +32,17 @@ def test_filling_the_blocks_keeps_the_rest_and_names_a_missing_block():
     assert fill_readme_blocks(text, {"a": "new"}) == text.replace("old", "new")
     with pytest.raises(ValueError, match="'b'"):
         fill_readme_blocks(text, {"b": "x"})
+
+
+def test_links_resolve_on_an_index_page():
+    """A package index shows the README without the repository around it: a link is absolute
+    or absent."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    targets = re.findall(r"\]\(([^)]*)\)", text)
+    assert all(t.startswith(("https://", "http://", "#")) for t in targets), targets
+
+
+def test_no_project_urls_without_a_public_address():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    urls = project.get("urls", {})
+    assert all(u.startswith("https://") and "localhost" not in u for u in urls.values()), urls

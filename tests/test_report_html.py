@@ -84,7 +84,7 @@ def test_pairs_section_states_the_product_rule_check(page):
     pairs = pair_independence()
     assert "Two catchable suits" in page
     for lead, part in pairs.groupby("lead"):
-        assert f">{len(part)}</td>" in page and f">{part.inside.mean():.1%}</td>" in page, lead
+        assert f">{len(part):,}</td>" in page and f">{part.inside.mean():.1%}</td>" in page, lead
 
 
 def test_sensitivity_section_shows_each_setting(run, ev, tmp_path):
@@ -117,3 +117,10 @@ def test_report_cli(run, tmp_path, capsys):
     assert main(["report", str(run), "--out", str(out), "--catch-rates", "nowhere"]) == 2
     error = capsys.readouterr().err
     assert "nowhere" in error and len(error.strip().splitlines()) == 1
+
+
+def test_report_states_its_run_size_and_where_the_readme_figures_come_from(page):
+    assert "This report is of a run of 2,000 deals" in page
+    assert "10^6-deal runs" in page and "README" in page
+    assert "<dd>yes</dd>" in page and ">True<" not in page and ">False<" not in page
+    assert "media='(max-width: 40em)'" in page  # every figure has its phone drawing

@@ -62,3 +62,17 @@ def test_a_study_ev_and_report_from_another_folder(installed, tmp_path):
     text = (tmp_path / "r.html").read_text(encoding="utf-8")
     assert set(re.findall(r"<h2 id='(\w+)'", text)) == set(SECTIONS)
     assert "shipped catch-rate table" in run(["classify", "7 10"], tmp_path, env)
+
+
+def test_analyze_from_another_folder(installed, tmp_path):
+    _, env = installed
+    out = run(["analyze", "♠A K 10 9 8 ♣A ♦K Q ♥7 8", "--seat", "1", "--talon", "♦A ♥9",
+               "--discard", "♥7 8", "--n", "30", "--seed", "1"], tmp_path, env)  # fmt: skip
+    assert "recommended bid:" in out and "model:" in out and "misère" in out
+    code = (
+        "import prefstats; a = prefstats.analyze('♠A K 10 9 8 ♣A ♦K Q ♥7 8', seat=1, "
+        "talon='♦A ♥9', discard='♥7 8', n=30, seed=1); print(a.row('6♠').p_make)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, check=True)  # fmt: skip
+    assert 0.0 <= float(done.stdout) <= 1.0

@@ -27,6 +27,7 @@ BENCHMARKS = {
     "misere": "prefstats.benchmarks.misere",
     "study": "prefstats.benchmarks.study",
     "potential": "prefstats.benchmarks.potential",
+    "analyze": "prefstats.benchmarks.analyze",
 }
 SOURCE_TREE = Path(__file__).resolve().parents[2]
 

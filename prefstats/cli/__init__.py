@@ -18,7 +18,7 @@ from typing import NoReturn
 import pyarrow as pa
 
 from prefstats.benchmarks.runner import BENCHMARKS, run_benchmark
-from prefstats.cli import game, misere, studies
+from prefstats.cli import analyze, game, misere, studies
 from prefstats.studies.storage import one_line
 from prefstats.version import __version__
 
@@ -46,6 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"prefstats {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     game.add_parsers(sub)
+    analyze.add_parsers(sub)
     misere.add_parsers(sub)
     studies.add_parsers(sub)
     bench = sub.add_parser("bench", help="print benchmark figures")

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from prefstats.cli.options import add_ru, deal_count, examples, integer, style_of
+from prefstats.cli.options import add_ru, deal_count, examples, fresh_seed, integer, style_of
+from prefstats.game.cards import Style
 from prefstats.game.deal import N_PARTS, N_SEATS, SEAT_NAMES, Deal, deal_many, parse_parts
 from prefstats.game.rules import Contract
 from prefstats.solver import solve
@@ -24,7 +25,7 @@ def add_parsers(sub: Any) -> None:
     deal.add_argument("--n", type=deal_count, default=5, help="number of deals (default 5)")
     deal.add_argument("--seed", type=integer, default=None,
                       help="seed of the deals: deal i of a seed is always the same (default: "
-                           "fresh)")  # fmt: skip
+                           "a fresh one, printed after the deals)")  # fmt: skip
     add_ru(deal)
     deal.set_defaults(func=cmd_deal)
 
@@ -58,9 +59,13 @@ def add_parsers(sub: Any) -> None:
 
 
 def cmd_deal(args: argparse.Namespace) -> None:
-    """Print ``--n`` random deals: first hand | second hand | third hand | talon."""
-    for row in deal_many(args.n, seed=args.seed):
+    """Print ``--n`` random deals: first hand | second hand | third hand | talon; without
+    ``--seed``, then the fresh seed they came from (short, to retype)."""
+    seed = fresh_seed() if args.seed is None else args.seed
+    for row in deal_many(args.n, seed=seed):
         print(Deal.from_row(row).format(style_of(args)))
+    if args.seed is None:
+        print(f"seed {seed} (--seed {seed} deals these again)")
 
 
 def parse_hands(text: str) -> list[int]:
@@ -79,8 +84,14 @@ def cmd_solve(args: argparse.Namespace) -> None:
     line (``--line``)."""
     hands = parse_hands(args.deal)
     if args.table:
-        print(dd_table(hands, style_of(args)).to_string())
-        print("(the declarer's tricks, double-dummy)")
+        style = style_of(args)
+        table = dd_table(hands, style)
+        if style == "ru":
+            names = dict(zip(SEAT_NAMES, SEATS_TEXT["ru"], strict=True))
+            table = table.rename(columns=names).rename_axis(
+                index="масть", columns=["разыгрывающий", "ходит"])  # fmt: skip
+        print(table.to_string())
+        print(TABLE_NOTE[style])
         return
     contract = Contract.parse(args.contract)
     options = {"trump": contract.trump, "misere": contract.is_misere, "declarer": args.declarer,
@@ -88,4 +99,44 @@ def cmd_solve(args: argparse.Namespace) -> None:
     if args.line:
         print(play_line(hands, **options).format(style_of(args)))
         return
-    print(solve(hands, **options))
+    tricks = solve(hands, **options)
+    print(solve_sentence(contract, args.declarer, args.leader, tricks, style_of(args)))
+
+
+TABLE_NOTE: dict[Style, str] = {
+    "en": "(the declarer's tricks, double-dummy)",
+    "ru": "(взятки разыгрывающего, в открытую)",
+}
+LEADS_TEXT: dict[Style, str] = {"en": "{leader} leads", "ru": "ходит {leader}"}
+SEATS_TEXT: dict[Style, tuple[str, ...]] = {
+    "en": SEAT_NAMES,
+    "ru": ("первая рука", "вторая рука", "третья рука"),
+}
+
+
+def solve_sentence(contract: Contract, declarer: int, leader: int, tricks: int,
+                   style: Style = "en") -> str:  # fmt: skip
+    """``solve``'s answer as a sentence: "6NT, first hand leads: the declarer takes 5 tricks"
+    (the declarer's seat named when it is not the first hand; the level is not played).
+
+    >>> solve_sentence(Contract.parse("6NT"), 0, 0, 5)
+    '6NT, first hand leads: the declarer takes 5 tricks'
+    >>> solve_sentence(Contract.parse("мизер"), 1, 0, 1, "ru")
+    'мизер, ходит первая рука: разыгрывающий (вторая рука) берёт 1 взятку'
+    """
+    seats = SEATS_TEXT[style]
+    who = "" if declarer == 0 else f" ({seats[declarer]})"
+    lead = LEADS_TEXT[style].format(leader=seats[leader])
+    if style == "ru":
+        return f"{contract.format(style)}, {lead}: разыгрывающий{who} берёт {_ru_tricks(tricks)}"
+    noun = "trick" if tricks == 1 else "tricks"
+    return f"{contract.format(style)}, {lead}: the declarer{who} takes {tricks} {noun}"
+
+
+def _ru_tricks(n: int) -> str:
+    """The Russian count of tricks: 1 взятку, 2 взятки, 5 взяток."""
+    if n % 10 == 1 and n % 100 != 11:
+        return f"{n} взятку"
+    if n % 10 in (2, 3, 4) and n % 100 not in (12, 13, 14):
+        return f"{n} взятки"
+    return f"{n} взяток"

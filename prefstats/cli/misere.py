@@ -19,6 +19,7 @@ from prefstats.cli.options import (
     add_scoring,
     examples,
     finite_float,
+    fresh_seed,
     integer,
     non_negative_float,
     positive_int,
@@ -38,11 +39,16 @@ from prefstats.game.cards import (
 from prefstats.game.rules import RuleSet
 from prefstats.misere.classes import SuitClass, analyse_holding, misere_hand_class, suit_class
 from prefstats.misere.tables import LEADS, PLAYERS, catch_rate_table, load_catch_rates
-from prefstats.players.discards import DISCARDS
+from prefstats.players.discards import REALISTIC, USER_NAMES, SampledDiscard
 from prefstats.players.misere_risk import misere_risk
 from prefstats.players.sharing import Utility, advice, misere_values
 
 HAND_EXAMPLE = "♠7 8 A ♣7 9 ♦7 8 ♥8 9 10"
+DISCARD_HELP = (
+    "sampled (default, the realistic policy): chosen before the layout is seen, on layouts he "
+    "samples; heuristic: the rule of thumb; upper-bound: the best discard knowing every card, "
+    "which no declarer can do; or two cards"
+)
 
 
 def add_parsers(subparsers: Any) -> None:
@@ -58,7 +64,7 @@ def add_parsers(subparsers: Any) -> None:
 
     misere = subparsers.add_parser(
         "misere", help="P(caught), E[tricks] and the trick distribution of a misère hand",
-        **examples(f'prefstats misere "{HAND_EXAMPLE}" --seat 1 --discard sampled',
+        **examples(f'prefstats misere "{HAND_EXAMPLE}" --seat 1 --discard upper-bound',
                    f'prefstats misere "{HAND_EXAMPLE}" --talon "♠K ♦J" --discard "♠K A" '
                    "--exhaustive"),
     )  # fmt: skip
@@ -72,12 +78,10 @@ def add_parsers(subparsers: Any) -> None:
         default=0,
         help="the declarer's seat: 0 first hand (he leads), 1, 2 (default 0)",
     )
-    misere.add_argument("--discard", default="dd",
-                        help="dd: the best knowing the layout (an upper bound); sampled: chosen "
-                             "before the layout is seen, on sampled layouts; heuristic: the rule "
-                             "of thumb; or two cards (default dd)")  # fmt: skip
+    misere.add_argument("--discard", default=REALISTIC, help=DISCARD_HELP)
     misere.add_argument("--n", type=positive_int, default=2000, help="random layouts")
-    misere.add_argument("--seed", type=integer, default=None, help="random seed (default: fresh)")
+    misere.add_argument("--seed", type=integer, default=None,
+                        help="random seed (default: a fresh one, printed)")  # fmt: skip
     misere.add_argument(
         "--exhaustive",
         action="store_true",
@@ -86,8 +90,8 @@ def add_parsers(subparsers: Any) -> None:
     misere.add_argument(
         "--choice-n",
         type=positive_int,
-        default=16,
-        help="layouts sampled for each 'sampled' discard choice",
+        default=SampledDiscard.samples,
+        help="layouts sampled for each 'sampled' discard choice (default %(default)s)",
     )
     add_ru(misere)
     misere.set_defaults(func=cmd_misere)  # fmt: skip
@@ -107,9 +111,9 @@ def add_parsers(subparsers: Any) -> None:
     )
     ev.add_argument(
         "--discard",
-        choices=list(DISCARDS),
-        default="sampled",
-        help="how he discards (default sampled: chosen before the layout is seen)",
+        choices=list(USER_NAMES),
+        default=REALISTIC,
+        help=DISCARD_HELP.replace(" or two cards", ""),
     )
     ev.add_argument("--n", type=positive_int, default=2000, help="outcomes sampled")
     ev.add_argument("--seed", type=integer, default=1)
@@ -139,7 +143,8 @@ def cmd_misere(args: argparse.Namespace) -> None:
     """Print P(caught), E[tricks] and the trick distribution of a misère hand."""
     risk = misere_risk(
         args.hand, seat=args.seat, talon=args.talon, discard=args.discard, n=args.n,
-        seed=args.seed, exhaustive=args.exhaustive, choice_n=args.choice_n, progress=True,
+        seed=fresh_seed() if args.seed is None else args.seed, exhaustive=args.exhaustive,
+        choice_n=args.choice_n, progress=True,
     )  # fmt: skip
     print(risk.format(style_of(args)))
 

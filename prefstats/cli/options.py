@@ -6,6 +6,7 @@ import argparse
 import math
 import os
 import re
+import secrets
 import sys
 
 from prefstats.game.cards import Style
@@ -136,7 +137,27 @@ def add_scoring(parser: argparse.ArgumentParser) -> None:
     )
 
 
+class HelpFormatter(argparse.RawDescriptionHelpFormatter, argparse.ArgumentDefaultsHelpFormatter):
+    """Examples kept as written, and an option's default shown after its help unless the help
+    already speaks of it (or there is none: a flag, or None)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help or ""
+        if "default" in text or action.default in (None, False, argparse.SUPPRESS):
+            return text
+        return super()._get_help_string(action)
+
+
 def examples(*lines: str) -> dict[str, object]:
-    """Keyword arguments of ``add_parser`` that end a command's help with examples."""
+    """Keyword arguments of ``add_parser`` that end a command's help with examples and show
+    each option's default."""
     text = "examples:\n" + "\n".join(f"  {line}" for line in lines)
-    return {"epilog": text, "formatter_class": argparse.RawDescriptionHelpFormatter}
+    return {"epilog": text, "formatter_class": HelpFormatter}
+
+
+SHORT_SEEDS = 1_000_000  # a fresh seed is drawn below this: six digits, easy to retype
+
+
+def fresh_seed() -> int:
+    """A random seed short enough to retype (0 .. 999,999), from the system's entropy."""
+    return int(secrets.randbelow(SHORT_SEEDS))

@@ -13,6 +13,7 @@ import pandas as pd
 from prefstats.cli.options import (
     add_scoring,
     deal_count,
+    examples,
     integer,
     positive_int,
     risk_limit,
@@ -36,12 +37,24 @@ JOBS_HELP = "worker processes (at most the cores here)"
 
 def add_parsers(sub: Any) -> None:
     """Add the run commands."""
-    study = sub.add_parser("study", help="deal, bid, solve and score many deals (resumable)")
+    study = sub.add_parser(
+        "study", help="deal, bid, solve and score many deals (resumable)",
+        description="Deal, bid, take the talon, discard, play double-dummy and score many deals "
+        "into a run folder of sealed chunks; rerunning the command resumes it.",
+        **examples("prefstats study --deals 100000 --out runs/small",
+                   "prefstats study --deals 1000000 --jobs 2 --potential --out runs/big",
+                   "prefstats study --deals 20000 --discard sampled --out runs/sampled",
+                   "prefstats report runs/small --out reports/small.html"),
+    )  # fmt: skip
     study.add_argument("--deals", type=deal_count, default=100_000, help="number of deals")
     study.add_argument("--seed", type=integer, default=1, help="seed of the whole run (default 1)")
     _add_parallel(study)
-    study.add_argument("--evaluator", choices=list(EVALUATORS), default="heuristic")
-    study.add_argument("--discard", choices=list(DISCARDS), default="heuristic")
+    study.add_argument("--evaluator", choices=list(EVALUATORS), default="heuristic",
+                       help="how each seat judges its hand for the auction")  # fmt: skip
+    study.add_argument("--discard", choices=list(DISCARDS), default="heuristic",
+                       help="how each declarer discards (heuristic: the fast rule of thumb the "
+                            "shipped tables use; sampled: the realistic policy; dd: the best "
+                            "knowing the layout, an upper bound)")  # fmt: skip
     study.add_argument(
         "--rules",
         choices=sorted(RULE_SETS),
@@ -49,7 +62,8 @@ def add_parsers(sub: Any) -> None:
         help="codex: three players; codex4: four, the dealer sits out",
     )
     add_scoring(study)
-    study.add_argument("--potential", action="store_true", help="also every seat's DD potential")
+    study.add_argument("--potential", action="store_true",
+                       help="also every seat's double-dummy potential")  # fmt: skip
     study.add_argument("--chunk-size", type=positive_int, default=None,
                        help="deals per chunk (default: a few seconds of work; it never changes "
                             "the results)")  # fmt: skip
@@ -165,7 +179,12 @@ def add_parsers(sub: Any) -> None:
 
 def _add_parallel(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--jobs", type=worker_count, default=1, help=JOBS_HELP)
-    parser.add_argument("--backend", choices=["loky", "dask"], default="loky")
+    parser.add_argument(
+        "--backend",
+        choices=["loky", "dask"],
+        default="loky",
+        help="where the chunks run: local processes, or a dask cluster",
+    )
     parser.add_argument("--scheduler", default=None, help="dask scheduler address (dask backend)")
 
 

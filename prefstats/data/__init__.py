@@ -15,7 +15,14 @@ SENSITIVITY_TABLE = "misere_limit_sensitivity"  # the misère risk limit's table
 
 
 def shipped(name: str) -> Path:
-    """The path of a shipped table in this folder; ValueError naming it if it is missing."""
+    """The path of a shipped table in this folder (a name without extension means its parquet
+    file: ``shipped("summary")``); ValueError naming it if it is missing.
+
+    >>> shipped("summary").name
+    'summary.parquet'
+    """
+    if not Path(name).suffix:
+        name = f"{name}.parquet"
     path = Path(str(resources.files(__name__).joinpath(name)))
     if not path.is_file():
         raise ValueError(f"shipped table {name} is missing from {path.parent}")

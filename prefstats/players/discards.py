@@ -394,11 +394,19 @@ class SampledDiscard:
 DISCARDS: dict[str, type[DiscardPolicy]] = {
     policy.name: policy for policy in (DoubleDummyDiscard, SampledDiscard, HeuristicDiscard)
 }
+# The package's realistic policy, the default wherever a user asks about a hand (``misere``,
+# ``ev``, ``analyze``): chosen before the layout is seen, with ``SampledDiscard``'s settings.
+REALISTIC = SampledDiscard.name
+# What users call the policies: the double-dummy best discard by what it is, an upper bound.
+UPPER_BOUND = "upper-bound"
+USER_NAMES = {REALISTIC: REALISTIC, HeuristicDiscard.name: HeuristicDiscard.name,
+              UPPER_BOUND: DoubleDummyDiscard.name}  # fmt: skip
 
 
 def discard_policy(name: str) -> type[DiscardPolicy]:
-    """The policy class of a name; ValueError listing the known ones."""
-    return lookup(DISCARDS, name, "discard policy")
+    """The policy class of a name (``upper-bound`` names ``dd``); ValueError listing the known
+    ones."""
+    return lookup(DISCARDS, USER_NAMES.get(name, name), "discard policy")
 
 
 def _misere_losses(

@@ -6,12 +6,14 @@ classes").
 talon (unless given) and the unknown split of the defenders' cards, with a discard policy of
 :mod:`prefstats.players.discards`:
 
-* ``"dd"``: the best discard knowing the layout (an upper bound for the declarer);
-* ``"sampled"``: the discard is chosen once per talon, before the defenders' cards are seen,
-  as the one with the least expected loss over ``choice_n`` sampled layouts, among every class
-  of equivalent discards; then it is evaluated on fresh layouts (the realistic rule: the
-  defenders open after the discard, Codex 3.6.6);
+* ``"sampled"`` (the default, the package's realistic policy ``discards.REALISTIC``): the
+  discard is chosen once per talon, before the defenders' cards are seen, as the one with the
+  least expected loss over ``choice_n`` sampled layouts among the heuristic's best classes of
+  equivalent discards (``discards.SampledDiscard``); then it is evaluated on fresh layouts
+  (the defenders open after the discard, Codex 3.6.6);
 * ``"heuristic"``: ``discards.misere_discards``;
+* ``"upper-bound"`` (also ``"dd"``): the best discard knowing the layout, an upper bound for
+  the declarer, never a real player's;
 
 or a fixed two-card discard. Play is double-dummy: the defenders see everything, as they nearly
 do (they open their hands and know the 12 cards the declarer holds after the talon, Codex 3.6.6,
@@ -47,6 +49,8 @@ from prefstats.game.deal import (
 from prefstats.game.rules import MISERE_RANK
 from prefstats.players.discards import (
     DISCARDS,
+    REALISTIC,
+    USER_NAMES,
     DiscardTask,
     SampledDiscard,
     discard_policy,
@@ -71,7 +75,7 @@ class MisereRisk:
     hand: int
     seat: int
     talon: int | None
-    policy: str  # "dd", "sampled", "heuristic" or "fixed"
+    policy: str  # "sampled", "heuristic", "dd" (the upper bound) or "fixed"
     exhaustive: bool
     stream: Stream  # the random stream behind the layouts, to reproduce them
     counts: tuple[int, ...]  # layouts with 0, 1, ..., 10 tricks
@@ -101,18 +105,21 @@ class MisereRisk:
         return proportion(count, self.n)
 
     def format(self, style: Style = "en") -> str:
-        """A short report: hand, policy, P(caught), E[tricks] and the distribution."""
-        talon = (format_hand(self.talon, style) if self.talon is not None
-                 else "unknown (drawn per layout)")  # fmt: skip
-        path = f" (sub-stream {self.stream.path})" if self.stream.path else ""
-        kind = "all layouts" if self.exhaustive else f"random layouts, seed {self.seed}{path}"
+        """A short report: hand, policy, P(caught), E[tricks] and the distribution; labels in
+        Russian too with ``style="ru"``."""
+        words = _WORDS[style]
+        talon = format_hand(self.talon, style) if self.talon is not None else words["unknown"]
+        path = f" ({words['sub-stream']} {self.stream.path})" if self.stream.path else ""
+        kind = words["all"] if self.exhaustive else f"{words['random']} {self.seed}{path}"
+        seat_names = _SEAT_NAMES if style == "en" else _SEAT_NAMES_RU
         lines = [
-            f"hand {format_hand(self.hand, style)}, seat {self.seat} ({_SEAT_NAMES[self.seat]}), "
-            f"talon {talon}",
-            f"discard: {_POLICY_TEXT.get(self.policy, self.policy)}; {self.n:,} {kind}",
-            f"P(caught)  {self.p_caught}",
-            f"E[tricks]  {self.mean_tricks}",
-            "tricks  layouts  share [95% CI]",
+            f"{words['hand']} {format_hand(self.hand, style)}, {words['seat']} {self.seat} "
+            f"({seat_names[self.seat]}), {words['talon']} {talon}",
+            f"{words['discard']}: {_POLICY_TEXT[style].get(self.policy, self.policy)}; "
+            f"{self.n:,} {kind}",
+            f"{words['caught']}  {self.p_caught}",
+            f"{words['tricks']}  {self.mean_tricks}",
+            words["header"],
         ]
         for k, estimate in enumerate(self.distribution()):
             if estimate.count:
@@ -127,12 +134,33 @@ class MisereRisk:
 
 
 _SEAT_NAMES = (f"{SEAT_NAMES[0]}, leads", *SEAT_NAMES[1:])
-_POLICY_TEXT = {
-    "dd": "best per layout, double-dummy (an upper bound for the declarer)",
-    "sampled": "chosen before the layout is seen, from sampled layouts",
-    "heuristic": "heuristic rule (prefstats.players.discards.misere_discards)",
-    "fixed": "the two cards given",
+_SEAT_NAMES_RU = ("первая рука, ходит", "вторая рука", "третья рука")
+_POLICY_TEXT: dict[Style, dict[str, str]] = {
+    "en": {
+        "dd": "best per layout knowing every card (an upper bound for the declarer)",
+        "sampled": "the realistic policy: chosen before the layout is seen, from sampled layouts",
+        "heuristic": "heuristic rule (prefstats.players.discards.misere_discards)",
+        "fixed": "the two cards given",
+    },
+    "ru": {
+        "dd": "лучший в каждом раскладе, видя все карты (верхняя граница для играющего)",
+        "sampled": "реалистичный: выбран до того, как виден расклад, по пробным раскладам",
+        "heuristic": "эвристическое правило (prefstats.players.discards.misere_discards)",
+        "fixed": "две заданные карты",
+    },
 }
+_WORDS: dict[Style, dict[str, str]] = {
+    "en": {"hand": "hand", "seat": "seat", "talon": "talon", "discard": "discard",
+           "unknown": "unknown (drawn per layout)", "all": "all layouts",
+           "random": "random layouts, seed", "sub-stream": "sub-stream",
+           "caught": "P(caught)", "tricks": "E[tricks]",
+           "header": "tricks  layouts  share [95% CI]"},
+    "ru": {"hand": "рука", "seat": "место", "talon": "прикуп", "discard": "снос",
+           "unknown": "неизвестен (свой в каждом раскладе)", "all": "все расклады",
+           "random": "случайных раскладов, зерно", "sub-stream": "подпоток",
+           "caught": "P(поймали)", "tricks": "E[взяток]",
+           "header": "взяток раскладов доля [95% ДИ]"},
+}  # fmt: skip
 
 
 def misere_risk(
@@ -140,23 +168,23 @@ def misere_risk(
     *,
     seat: int = FIRST_HAND,
     talon: int | str | None = None,
-    discard: str | int = "dd",
+    discard: str | int = REALISTIC,
     n: int = 2000,
     seed: SeedLike | Stream = None,
     exhaustive: bool = False,
-    choice_n: int = 16,
+    choice_n: int = SampledDiscard.samples,
     progress: bool = False,
 ) -> MisereRisk:
     """P(caught), the trick distribution and E[tricks] of a misère on ``hand`` (10 cards).
 
     ``seat``: the declarer's seat (0 = first hand, who leads to trick 1). ``talon``: the two
-    talon cards if known, else drawn uniformly per layout. ``discard``: a policy name of
-    ``discards.DISCARDS`` or two cards (a mask or text) from the hand and talon. ``n`` random
-    layouts from ``seed``; or ``exhaustive=True``: all 184,756 layouts of the defenders' 20
-    cards, which needs the talon and a discard fixed before the layout ("dd" is not).
-    ``choice_n``: layouts sampled to choose each "sampled" discard (among every class of
-    equivalent discards, once per talon). ``progress`` shows a progress bar (the layouts are
-    played in blocks; the result is the same).
+    talon cards if known, else drawn uniformly per layout. ``discard``: sampled (the default,
+    the realistic policy), heuristic, upper-bound (or its registry name dd) or two cards (a mask
+    or text) from the hand and talon. ``n`` random layouts from ``seed``; or
+    ``exhaustive=True``: all 184,756 layouts of the defenders' 20 cards, which needs the talon
+    and a discard fixed before the layout ("upper-bound" is not). ``choice_n``: layouts sampled
+    to choose each "sampled" discard (once per talon). ``progress`` shows a progress bar (the
+    layouts are played in blocks; the result is the same).
 
     >>> risk = misere_risk("♠7 8 A ♣7 9 ♦7 8 ♥8 9 10", talon="♠K ♦J", discard="♠K A", n=200,
     ...                    seed=7)
@@ -214,7 +242,7 @@ def _discards(
     distinct, first, inverse = np.unique(hands12, return_index=True, return_inverse=True)
     task = DiscardTask(deals[first], seats[first], contracts[first], misere_discards(distinct),
                        stream, distinct)  # fmt: skip
-    return SampledDiscard(samples=choice_n, candidates=None).choose(task)[inverse.reshape(-1)]
+    return SampledDiscard(samples=choice_n).choose(task)[inverse.reshape(-1)]
 
 
 def _result(
@@ -265,6 +293,8 @@ def _checked_cards(name: str, cards: int | np.integer | str, size: int) -> int:
 
 def _checked_discard(discard: object, hand: int, talon: int | None) -> tuple[str, int]:
     """(policy, 0) for a policy name, or ("fixed", mask) for two cards held after the talon."""
+    if isinstance(discard, str) and discard in USER_NAMES:
+        return USER_NAMES[discard], 0
     if isinstance(discard, str) and discard in DISCARDS:
         return discard, 0
     if not (isinstance(discard, str) or is_int(discard)):
@@ -274,7 +304,7 @@ def _checked_discard(discard: object, hand: int, talon: int | None) -> tuple[str
     except ValueError as err:
         if isinstance(discard, str):
             raise ValueError(
-                f"discard must be one of {', '.join(DISCARDS)} or two cards, got {discard!r}"
+                f"discard must be one of {', '.join(USER_NAMES)} or two cards, got {discard!r}"
             ) from None
         raise err
     held = hand | (talon or 0)
@@ -290,5 +320,5 @@ def _check_exhaustive(talon: int | None, policy: str) -> None:
     if policy == "dd":
         raise ValueError(
             "exhaustive=True needs a discard fixed before the layout (cards, 'heuristic' or "
-            "'sampled'); 'dd' would solve every discard of all 184,756 layouts"
+            "'sampled'); 'upper-bound' would solve every discard of all 184,756 layouts"
         )

@@ -14,6 +14,7 @@ import base64
 import datetime as dt
 import html
 import io
+import textwrap
 import warnings
 from collections.abc import Callable
 from pathlib import Path
@@ -45,7 +46,14 @@ STYLE = """
 body { font-family: Georgia, serif; max-width: 52em; margin: 1.5em auto; padding: 0 1em;
        line-height: 1.45; color: #222; }
 h1 { font-size: 1.6em; } h2 { margin-top: 1.8em; border-bottom: 1px solid #ddd; }
-.scroll { overflow-x: auto; max-width: 100%; }
+.scroll { overflow-x: auto; max-width: 100%;
+  /* a shadow at an edge where the table goes on: it shows only while there is more to see */
+  background: linear-gradient(to right, #fff 30%, rgba(255,255,255,0)),
+              linear-gradient(to left, #fff 30%, rgba(255,255,255,0)) 100% 0,
+              radial-gradient(farthest-side at 0 50%, rgba(0,0,0,.25), rgba(0,0,0,0)),
+              radial-gradient(farthest-side at 100% 50%, rgba(0,0,0,.25), rgba(0,0,0,0)) 100% 0;
+  background-repeat: no-repeat; background-size: 2.5em 100%, 2.5em 100%, 1em 100%, 1em 100%;
+  background-attachment: local, local, scroll, scroll; }
 table { border-collapse: collapse; font-size: 0.85em; margin: 0.8em 0; }
 td, th { border: 1px solid #ccc; padding: 0.25em 0.55em; text-align: left; vertical-align: top; }
 td.num, th.num { text-align: right; }
@@ -57,6 +65,12 @@ figcaption { font-size: 0.9em; color: #444; }
 dl.spec { display: grid; grid-template-columns: max-content 1fr; gap: 0.2em 1em;
           font-size: 0.9em; } dl.spec dd { margin: 0; overflow-wrap: anywhere; }
 """
+
+
+DPI = 110
+PHONE_MEDIA = "(max-width: 40em)"  # the phone layout: a 390-pixel screen is 24 em wide
+PHONE_WIDTH, PHONE_HEIGHT = 4.0, 3.2  # inches: 440 pixels, shown at about 360 on a phone
+PHONE_TITLE_CHARS = 40  # a title's line on the phone's figure
 
 
 class ReportWarning(UserWarning):
@@ -131,14 +145,31 @@ def _shipped_pairs() -> pd.DataFrame | None:
 # --- pieces --------------------------------------------------------------------------------
 
 
-def _figure(draw: Callable[[Figure], None], caption: str, size: tuple[float, float]) -> str:
+def _figure(
+    draw: Callable[[Figure], None],
+    caption: str,
+    size: tuple[float, float],
+    phone: Callable[[Figure], None] | None = None,
+) -> str:
+    """A figure drawn twice: at ``size`` for a wide page, and ``PHONE_WIDTH`` inches wide for a
+    phone (``phone`` draws that one, stacking panels; default ``draw``), so that its text
+    stays about as large as the page's on a 390-pixel screen."""
+    wide = _png(draw, size)
+    narrow = _png(phone or draw, (PHONE_WIDTH, max(PHONE_HEIGHT, size[1] * 0.9)))
+    return (f"<figure><picture><source media='{PHONE_MEDIA}' srcset='data:image/png;base64,"
+            f"{narrow}'><img alt='{_e(caption)}' src='data:image/png;base64,{wide}'></picture>"
+            f"<figcaption>{_e(caption)}</figcaption></figure>")  # fmt: skip
+
+
+def _png(draw: Callable[[Figure], None], size: tuple[float, float]) -> str:
     fig = Figure(figsize=size, layout="constrained")
     draw(fig)
+    if size[0] <= PHONE_WIDTH:  # a long title would run off a phone's narrow figure
+        for ax in fig.axes:
+            ax.set_title(textwrap.fill(ax.get_title(), PHONE_TITLE_CHARS))
     buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=110)
-    data = base64.b64encode(buffer.getvalue()).decode("ascii")
-    return (f"<figure><img alt='{_e(caption)}' src='data:image/png;base64,{data}'>"
-            f"<figcaption>{_e(caption)}</figcaption></figure>")  # fmt: skip
+    fig.savefig(buffer, format="png", dpi=DPI)
+    return base64.b64encode(buffer.getvalue()).decode("ascii")
 
 
 def _on_axes(draw: Callable[[Any], None]) -> Callable[[Figure], None]:
@@ -167,6 +198,17 @@ def _align(right: bool) -> str:
     return " class='num'" if right else ""
 
 
+def _value_text(key: str, value: object) -> str:
+    """A run setting for reading: yes/no, none, counts with thousands separators (not seeds)."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return "none"
+    if isinstance(value, int) and "seed" not in key:
+        return f"{value:,}"
+    return str(value)
+
+
 def _e(text: object) -> str:
     return html.escape(str(text), quote=True)
 
@@ -182,7 +224,12 @@ def _header(spec: dict[str, Any], n: int) -> str:
     what = (f"{n:,} deals of seed {spec.get('seed')}; rule set {spec.get('rules')}, evaluator "
             f"{spec.get('evaluator')}, discard {spec.get('discard')}; prefstats {__version__}; "
             f"written {dt.date.today()}.")  # fmt: skip
-    return "<h1>Preferans statistics: nine-trick games, misère, and sharing it</h1>" + _p(what)
+    size = (f"This report is of a run of {n:,} deals; its figures carry that run's sampling "
+            "error. The README's figures come from the tables shipped with the package "
+            "(prefstats/data: 10^6-deal runs), so they differ from these by sampling error and "
+            "by any setting that differs.")  # fmt: skip
+    return ("<h1>Preferans statistics: nine-trick games, misère, and sharing it</h1>"
+            + _p(what) + _p(size, "note"))  # fmt: skip
 
 
 def _claim(summary: pd.DataFrame) -> str:
@@ -306,7 +353,7 @@ def _catch(rates: pd.DataFrame) -> str:
             _figure(lambda fig: plots.catch_settings(rates, fig, COMMON_HOLDINGS),
                     "Each catchable holding of one to four cards: P(caught) on the defenders' "
                     "lead in the lowest-sides and as-dealt settings against clean-sides.",
-                    (9, 3.2)),
+                    (9, 3.2), lambda fig: plots.catch_settings(rates, fig, COMMON_HOLDINGS, 2)),
         ]  # fmt: skip
     return "\n".join(text)
 
@@ -321,6 +368,8 @@ def _pairs(table: pd.DataFrame) -> str:
     for column in ("mean_measured", "mean_product", "mean_abs_difference"):
         by_lead[column] = by_lead[column].map("{:.3f}".format)
     by_lead["product_inside_95"] = by_lead["product_inside_95"].map("{:.1%}".format)
+    for column in ("pairs", "layouts_each"):
+        by_lead[column] = by_lead[column].map("{:,}".format)
     by_lead.columns = ["lead", "pairs", "layouts a pair", "mean measured", "mean product rule",
                        "mean |difference|", "product inside the 95% CI"]  # fmt: skip
     worst = table.reindex(table.difference.abs().sort_values(ascending=False).index).head(6)
@@ -357,7 +406,7 @@ def _sharing(ev_table: pd.DataFrame) -> str:
 
 
 def _method(spec: dict[str, Any]) -> str:
-    items = "".join(f"<dt>{_e(k)}</dt><dd>{_e(v)}</dd>" for k, v in spec.items())
+    items = "".join(f"<dt>{_e(k)}</dt><dd>{_e(_value_text(k, v))}</dd>" for k, v in spec.items())
     return "\n".join([
         "<h2 id='method'>Method</h2>",
         _p("Deals are uniform (a counter-based random stream; deal i of a seed is always the "

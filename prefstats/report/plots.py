@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.text import Text
 
 from prefstats.game.rules import LADDER
 
@@ -75,13 +76,16 @@ def class_probabilities(exact: pd.Series, simulated: pd.DataFrame, ax: Axes) -> 
     ax.set_title("Misère suit classes: exact and simulated")
 
 
-def catch_settings(rates: pd.DataFrame, fig: Figure, label: tuple[str, ...] = ()) -> None:
-    """Small multiples, one panel per holding length (1 to 4 cards): each catchable holding's
-    P(caught) on the defenders' lead (the mean of left and right) in ``lowest-sides`` and
-    ``as-dealt`` against ``clean-sides``; the holdings in ``label`` are named."""
+def catch_settings(
+    rates: pd.DataFrame, fig: Figure, label: tuple[str, ...] = (), columns: int = 4
+) -> None:
+    """Small multiples, one panel per holding length (1 to 4 cards, in rows of ``columns``):
+    each catchable holding's P(caught) on the defenders' lead (the mean of left and right) in
+    ``lowest-sides`` and ``as-dealt`` against ``clean-sides``; the holdings in ``label`` are
+    named."""
     lead = rates[rates.lead != "own"].groupby(["setting", "holding", "text", "n_cards"])
     mean = lead.p_caught.mean().unstack("setting").reset_index()
-    axes = fig.subplots(1, 4, sharex=True, sharey=True)
+    axes = fig.subplots(4 // columns, columns, sharex=True, sharey=True).ravel()
     for length, ax in enumerate(axes, start=1):
         part = mean[(mean.n_cards == length) & mean["clean-sides"].notna()]
         for setting in ("lowest-sides", "as-dealt"):
@@ -95,10 +99,12 @@ def catch_settings(rates: pd.DataFrame, fig: Figure, label: tuple[str, ...] = ()
             ax.annotate(text, (x, y), fontsize=7, xytext=(3, 3), textcoords="offset points")
         ax.plot([0, 1], [0, 1], color="gray", lw=0.8)
         ax.set_title(f"{length} card{'s' if length > 1 else ''}")
-        ax.set_xlabel("clean-sides")
+        if length > 4 - columns:
+            ax.set_xlabel("clean-sides")
         ax.set_xlim(0, 1)
         ax.set_ylim(0, 1)
-    axes[0].set_ylabel("P(caught), defenders' lead")
+    for ax in axes[::columns]:
+        ax.set_ylabel("P(caught), defenders' lead")
     axes[0].legend(fontsize=7, loc="upper left")
 
 
@@ -172,3 +178,63 @@ def misere_ev(ev_table: pd.DataFrame, ax: Axes, break_even: tuple[float, float, 
     ax.set_ylabel("EV, whists")
     ax.legend(fontsize=7)
     ax.set_title("Misères played: solo or shared")
+
+
+RED = "#c00"  # ♦ and ♥, as the tables print them
+
+
+def _red_labels(labels: list[Text]) -> None:
+    """Colour the tick labels that name a ♦ or ♥ card or contract red."""
+    for label in labels:
+        if any(symbol in label.get_text() for symbol in ("♦", "♥")):
+            label.set_color(RED)
+
+
+def contract_chances(tables: dict[str, pd.DataFrame], ax: Axes) -> None:
+    """P(make) of every contract of the ladder with its 95% interval, one series per analysed
+    hand (``players.analysis.Analysis.table`` by label); misère's P(make) is P(not caught).
+    The best bid of each hand is ringed."""
+    names = [str(c) for c in LADDER]
+    width = 0.8 / max(len(tables), 1)
+    for i, (label, table) in enumerate(tables.items()):
+        part = table.set_index("contract").reindex(names)
+        x = np.arange(len(names)) + (i - (len(tables) - 1) / 2) * width
+        err = [part.p_make - part.p_make_low, part.p_make_high - part.p_make]
+        line = ax.errorbar(x, part.p_make, yerr=err, fmt="o", ms=4, capsize=2, label=label)
+        best = part["best"].to_numpy(dtype=bool)
+        ax.scatter(x[best], part.p_make[best], s=140, facecolors="none",
+                   edgecolors=line[0].get_color(), linewidths=1.5)  # fmt: skip
+    ax.set_xticks(range(len(names)), names, rotation=90)
+    _red_labels(ax.get_xticklabels())
+    ax.set_ylim(-0.03, 1.03)
+    ax.set_ylabel("P(make), 95% interval")
+    ax.legend(fontsize=8)
+    ax.set_title("Each contract over the layouts (misère: not caught; ringed: best bid)")
+
+
+def talon_heat_map(by_talon: pd.DataFrame, cards: list[str], ax: Axes) -> None:
+    """P(make) of one contract given each talon (``Analysis.by_talon``) as a triangle of the
+    unseen cards: cell (i, j) is the talon of cards i and j (``cards``: their names in card
+    order, as the talon texts print them)."""
+    index = {card: i for i, card in enumerate(cards)}
+    grid = np.full((len(cards), len(cards)), np.nan)
+    for talon, p in zip(by_talon.talon, by_talon.p_make, strict=True):
+        first, second = _talon_cards(talon)
+        i, j = sorted((index[first], index[second]))
+        grid[j, i] = p
+    image = ax.imshow(grid, vmin=0, vmax=1, cmap="viridis")
+    ax.set_xticks(range(len(cards)), cards, rotation=90, fontsize=7)
+    ax.set_yticks(range(len(cards)), cards, fontsize=7)
+    _red_labels(ax.get_xticklabels())
+    _red_labels(ax.get_yticklabels())
+    ax.figure.colorbar(image, ax=ax, label="P(make) given the talon", shrink=0.8)
+
+
+def _talon_cards(talon: str) -> tuple[str, str]:
+    """The two cards of a talon text ("♠7 A" or "♠7 ♥A"), each with its suit symbol."""
+    cards, suit = [], ""
+    for token in talon.split():
+        if token[0] in "♠♣♦♥":
+            suit, token = token[0], token[1:]
+        cards.append(suit + token)
+    return cards[0], cards[1]

@@ -47,6 +47,18 @@ def share_text(share: float, low: float, high: float) -> str:
     return f"{share:.{digits}%} ({low * 100:.{digits}f}–{high:.{digits}%})"
 
 
+def percent_text(p: float, significant: int = 3) -> str:
+    """A probability as a percentage to ``significant`` figures, never in e-notation.
+
+    >>> percent_text(6.268e-04), percent_text(0.25), percent_text(0.0), percent_text(1.2e-7)
+    ('0.0627%', '25.0%', '0%', '0.0000120%')
+    """
+    if p == 0 or not np.isfinite(p):
+        return "0%" if p == 0 else "—"
+    digits = max(0, significant - 1 - int(np.floor(np.log10(abs(p) * 100))))
+    return f"{p * 100:.{digits}f}%"
+
+
 def ratio_text(ratio: float, low: float, high: float) -> str:
     """A ratio with its interval."""
     return f"{ratio:.2f}× ({low:.2f}–{high:.2f})" if np.isfinite(ratio) else "—"
@@ -116,10 +128,10 @@ def clean_misere(check: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame({
         "a clean misère, defined as": [f"{n}: {d}" for n, d in zip(check.name, check.definition,
                                                                    strict=True)],
-        "exact probability": [f"{f} ≈ {p:.3e}" for f, p in zip(check.fraction, check.probability,
-                                                              strict=True)],
+        "exact probability": [f"{f} ≈ {percent_text(p)}" for f, p in
+                              zip(check.fraction, check.probability, strict=True)],
         "dealt hands of the run (95% CI)": [
-            f"{c:,} of {n:,}: {s:.3e} ({lo:.2e}–{hi:.2e})"
+            f"{c:,} of {n:,}: {percent_text(s)} ({percent_text(lo)}–{percent_text(hi)})"
             for c, n, s, lo, hi in zip(check["count"], check.hands, check.share, check.low,
                                        check.high, strict=True)],
     })  # fmt: skip
