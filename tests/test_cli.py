@@ -253,6 +253,11 @@ def test_bench_prints_the_machine_load_before_and_after_and_records(capsys, monk
     assert all(isinstance(value, float) and value > 0 for value in reading["figures"].values())
 
 
+def test_bench_record_into_a_missing_folder_is_a_one_line_error(capsys, tmp_path):
+    assert main(["bench", "deal", "--record", str(tmp_path / "nowhere" / "r.jsonl")]) == 2
+    assert "no folder" in capsys.readouterr().err
+
+
 def naive_reference_loop(table: list[int], steps: int) -> int:
     """``benchmarks.speed.reference_loop`` in plain Python, its int64 arithmetic wrapped by hand."""
 

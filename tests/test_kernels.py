@@ -131,7 +131,7 @@ def _children_cpu_seconds() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def test_version_on_an_empty_cache_compiles_nothing_and_is_quick(tmp_path):
+def test_version_and_help_on_an_empty_cache_compile_nothing_and_are_quick(tmp_path):
     """The issue's bound: under 5 s, where compiling took about a minute. On the processor's
     time the process took (about 1.3 s, importing numpy, numba, pandas and the package), not
     the wall clock's, which a machine shared by other jobs stretches at will (29 s seen at a
@@ -143,6 +143,8 @@ def test_version_on_an_empty_cache_compiles_nothing_and_is_quick(tmp_path):
     assert done.stdout.strip() == f"prefstats {__version__}"
     assert cpu < 5, f"{cpu:.1f} s of processor time"
     assert seconds < 60
+    helped = _fresh_process("", tmp_path, "-m", "prefstats", "--help")
+    assert helped.returncode == 0 and "bench" in helped.stdout
     assert not list(tmp_path.iterdir())  # no kernel compiled or loaded, no cache folder made
 
 

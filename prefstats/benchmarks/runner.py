@@ -112,6 +112,8 @@ def record(
 def run_benchmark(name: str, record_to: Path | None = None) -> dict[str, float]:
     """Print the benchmark's figures between the machine lines and the speed lines, append
     their record to ``record_to`` if given (one JSON line), and return them."""
+    if record_to is not None and not record_to.parent.is_dir():
+        raise ValueError(f"cannot record to {record_to}: no folder {record_to.parent}")
     loads, speeds = [load_average()], [reference_nanos()]
     print(machine_line("before", loads[0]), flush=True)
     print(speed_line("before", speeds[0]), flush=True)
