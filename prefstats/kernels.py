@@ -231,9 +231,11 @@ class Kernel(CPUDispatcher):  # type: ignore[misc]
     def _compile_for_args(self, *args: Any, **kws: Any) -> Any:
         """A call from Python found no compiled version: compile the explicit signatures, if
         any, and call again (numba calls what this returns); else numba's lazy compile."""
-        if not self.signatures_to_compile:
+        with global_compiler_lock:  # another thread may be compiling the signatures now
+            explicit = bool(self.signatures_to_compile) or not self._can_compile
+            self._compile_signatures()
+        if not explicit:
             return super()._compile_for_args(*args, **kws)  # type: ignore[misc]
-        self._compile_signatures()
         values = [arg.value if isinstance(arg, OmittedArg) else arg for arg in args]
         return lambda *_: self(*values)
 

@@ -10,7 +10,9 @@ import os
 import resource
 import subprocess
 import sys
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numba
@@ -276,3 +278,29 @@ def test_a_kernel_pickled_before_its_first_use_keeps_its_signatures():
     clone = kernels.Kernel._rebuild(**{**states, "uuid": "a new process"})
     assert clone is not _unused and clone(np.int64(3)) == 3
     assert len(clone.signatures) == 1 and not clone._can_compile
+
+
+def _first_calls_together(kernel: object, threads: int = 8) -> list[int]:
+    """Call ``kernel`` from ``threads`` threads released at the same moment."""
+    start = threading.Barrier(threads)
+
+    def call(value: int) -> int:
+        start.wait()
+        return int(kernel(value))  # type: ignore[operator]
+
+    with ThreadPoolExecutor(threads) as pool:
+        return list(pool.map(call, range(threads)))
+
+
+def test_threads_first_using_a_kernel_together_all_get_its_answer():
+    """Threads calling a kernel with explicit signatures for the first time at once: the one
+    that compiles makes the others wait, then every call runs the compiled version (before the
+    fix, a thread arriving while another compiled saw 'compilation disabled'). Several rounds,
+    each with a new kernel, so a rare interleaving still shows."""
+    for round_ in range(5):
+
+        def twice(x):  # type: ignore[no-untyped-def]
+            return 2 * x
+
+        kernel = kernels.njit(numba.int64(numba.int64))(twice)
+        assert _first_calls_together(kernel) == [2 * v for v in range(8)], round_
