@@ -135,7 +135,7 @@ def _children_cpu_seconds() -> float:
 
 def test_version_and_help_on_an_empty_cache_compile_nothing_and_are_quick(tmp_path):
     """The issue's bound: under 5 s, where compiling took about a minute. On the processor's
-    time the process took (about 1.3 s, importing numpy, numba, pandas and the package), not
+    time the process took (about 2 s, importing numpy, numba, pandas and the package), not
     the wall clock's, which a machine shared by other jobs stretches at will (29 s seen at a
     load average of 17 on two cores); the wall clock only bounds it by the old minute."""
     cpu, start = _children_cpu_seconds(), time.perf_counter()
