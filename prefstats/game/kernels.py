@@ -34,6 +34,7 @@ KERNEL_SOURCES = (
     "solver/_tables.py",
     "solver/_search.py",
     "solver/_potential.py",
+    "solver/_hidden.py",
     "cli/speed.py",
 )
 CACHE_PREFIX = "prefstats-kernels-"

@@ -34,6 +34,7 @@ from prefstats.game.cards import N_CARDS, N_SUITS, format_hand
 from prefstats.game.deal import HAND_SIZE, N_SEATS, TALON_SIZE
 from prefstats.game.rules import LADDER
 from prefstats.solver import _potential, _search
+from prefstats.solver.hidden import hidden_discard_many, hidden_discard_tricks
 
 __all__ = [
     "POTENTIAL_STATS",
@@ -42,6 +43,8 @@ __all__ = [
     "best_discard_many",
     "clear_tables",
     "defence_quick_tricks",
+    "hidden_discard_many",
+    "hidden_discard_tricks",
     "late_discard_reaches",
     "makes_many",
     "misere_one_suit_catch",
