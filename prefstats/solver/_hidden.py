@@ -86,21 +86,23 @@ def fill_pairs(root: int, pairs: np.ndarray) -> None:
     them low to high, is ``j (j - 1) / 2 + i``; word ``index // PAIR_WORD``, bit
     ``index % PAIR_WORD``."""
     pairs[:] = 0
-    places = np.zeros(MAX_CANDIDATES, dtype=np.int64)
-    n_cards = 0
-    cards = root
-    while cards:
-        card = _low_card(cards)
-        cards ^= 1 << card
-        places[n_cards] = card
-        n_cards += 1
-    for j in range(n_cards):
-        for i in range(j):
+    high_cards = root
+    j = 0
+    while high_cards:
+        high = _low_card(high_cards)
+        high_cards ^= 1 << high
+        low_cards = root & ((1 << high) - 1)
+        i = 0
+        while low_cards:
+            low = _low_card(low_cards)
+            low_cards ^= 1 << low
             index = j * (j - 1) // 2 + i
             word, bit = index // PAIR_WORD, index % PAIR_WORD
-            for card in (places[i], places[j]):
-                pairs[2 * card + word] |= 1 << bit
-            pairs[PAIR_CARDS + index] = (1 << places[i]) | (1 << places[j])
+            pairs[2 * low + word] |= 1 << bit
+            pairs[2 * high + word] |= 1 << bit
+            pairs[PAIR_CARDS + index] = (1 << low) | (1 << high)
+            i += 1
+        j += 1
 
 
 @njit(**KERNEL)
@@ -277,13 +279,14 @@ def reaches(
         if _count(s_lo) + _count(s_hi) == 1:
             kept = cand & ~_only_pair(s_lo, s_hi, pairs)
             return _reaches(kept, hl, hr, leader, target, NO_TRUMP, 1, tt)
-        if _some_open_no(cand, hl, hr, leader, target, s_lo, s_hi, pairs, tt):
-            return False
         keys = _keys(cand, hl, hr, leader, s_lo, s_hi, root)
         lower, upper = _table_bounds(keys, n_tricks, htt)
         if lower >= target:
             return True
         if upper < target:
+            return False
+        if _some_open_no(cand, hl, hr, leader, target, s_lo, s_hi, pairs, tt):
+            _table_store(keys, 0, target - 1, htt)
             return False
     htt[htt.shape[0] - 1] += 1
     # NO_CARD for the next tricks, typed as int64 (a literal argument to the recursive call
