@@ -34,13 +34,14 @@ from prefstats.game.cards import N_CARDS, N_SUITS, format_hand
 from prefstats.game.deal import HAND_SIZE, N_SEATS, TALON_SIZE
 from prefstats.game.rules import LADDER
 from prefstats.solver import _potential, _search
-from prefstats.solver.hidden import hidden_discard_many, hidden_discard_tricks
+from prefstats.solver.hidden import blind_lead, hidden_discard_many, hidden_discard_tricks
 
 __all__ = [
     "POTENTIAL_STATS",
     "best_card",
     "best_discard",
     "best_discard_many",
+    "blind_lead",
     "clear_tables",
     "defence_quick_tricks",
     "hidden_discard_many",

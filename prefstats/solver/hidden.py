@@ -32,7 +32,7 @@ from prefstats.game.cards import N_CARDS
 from prefstats.game.deal import N_SEATS, TALON_SIZE
 from prefstats.solver import _hidden, _search
 
-__all__ = ["hidden_discard_many", "hidden_discard_tricks"]
+__all__ = ["blind_lead", "hidden_discard_many", "hidden_discard_tricks"]
 
 _local = threading.local()
 
@@ -164,3 +164,75 @@ def _run(
     out = np.zeros(len(hands), dtype=np.int8)
     _hidden.hidden_batch(hands, discards, declarer, leader, first, pairs, htt, tt, out)
     return out
+
+
+def _lead_options(hand: int, discard: int, open_play: bool) -> list[int]:
+    """The first cards worth trying, low to high: with the discard seen (open play) the lowest
+    card of each run of the declarer's hand, counting his discards as his (he knows them: every
+    card between two cards of a run is his, so they do the same on every layout); hidden, every
+    card (the catchers' set of discards may tell cards of one run apart)."""
+    cards = [bit for bit in range(N_CARDS) if hand >> bit & 1]
+    if not open_play:
+        return cards
+    known = hand | discard
+    return [card for card in cards if not _run_below_is_held(card, hand, known)]
+
+
+def _run_below_is_held(card: int, hand: int, known: int) -> bool:
+    """Is there a card of ``hand`` below ``card`` in its suit with every card between them
+    known to the declarer (his hand or his discard)?"""
+    below = card - 1
+    while below >= card - card % 8 and known >> below & 1:
+        if hand >> below & 1:
+            return True
+        below -= 1
+    return False
+
+
+def blind_lead(
+    hand: int,
+    discard: int,
+    others: np.ndarray,
+    *,
+    declarer: int = 0,
+    discards: Sequence[int] | None = None,
+) -> tuple[int, np.ndarray]:
+    """The blind first lead of a misère declarer on lead (Codex 3.6.6; docs/rules.md, "Misère
+    information models"): the card of ``hand`` (his cards after his ``discard``) that minimises
+    the number of the layouts ``others`` ((n, 2): his left's and his right's hand) on which
+    the catchers then catch him, ties to the fewest tricks in all, then the lowest card; every
+    card is tried on the same layouts. Returns it and each layout's tricks after it, as int8.
+
+    After the lead the play goes on open (``discards`` None: the catchers see his discard) or
+    with the discard hidden among ``discards`` (which must hold his actual ``discard``).
+    """
+    declarer = _check_seat("declarer", declarer)
+    array = np.ascontiguousarray(others, dtype=np.uint32)
+    if array.ndim != 2 or array.shape[1] != N_SEATS - 1 or len(array) == 0:
+        raise ValueError(f"others must be a non-empty (n, 2) array, got shape {array.shape}")
+    hand = _check_mask("the declarer's hand", hand)
+    discard = _check_mask("the discard", discard)
+    if discard.bit_count() != TALON_SIZE or discard & hand:
+        raise ValueError(
+            f"the discard must be {TALON_SIZE} cards outside the hand, got {discard:#x}"
+        )
+    for left, right in array[:: max(1, len(array) // 64)]:
+        _check_position(hand | discard, [int(left), int(right)])
+    possible = [discard] if discards is None else _check_discards(hand | discard, discards)
+    if discard not in possible:
+        raise ValueError("discards must hold the declarer's actual discard")
+    rows = np.zeros((len(array), N_SEATS), dtype=np.uint32)
+    rows[:, declarer] = hand | discard
+    rows[:, (declarer + 1) % N_SEATS] = array[:, 0]
+    rows[:, (declarer + 2) % N_SEATS] = array[:, 1]
+    padded = np.zeros((len(array), len(possible)), dtype=np.uint32)
+    padded[:] = possible
+    best: tuple[int, int, int] | None = None
+    values = np.zeros(0, dtype=np.int8)
+    for card in _lead_options(hand, discard, discards is None):
+        tricks = _run(rows, padded, declarer, declarer, card)
+        score = (int((tricks > 0).sum()), int(tricks.sum()), card)
+        if best is None or score < best:
+            best, values = score, tricks
+    assert best is not None
+    return best[2], values
