@@ -167,6 +167,34 @@ def misere_discard_scores(
     return candidates, escape + tie_break
 
 
+# A misère discard is sound when the policy's estimated chance that no kept suit is caught
+# (``misere_discard_scores``) is at most this much below its best discard's: docs/rules.md,
+# "Misère information models".
+SOUND_TOLERANCE = 0.05
+
+
+def sound_misere_discards(
+    hands12: np.ndarray, rates: np.ndarray | None = None, tolerance: float = SOUND_TOLERANCE
+) -> np.ndarray:
+    """uint32 (n, 66): each 12-card hand's sound misère discards (the set W the catchers
+    consider when the discard is hidden), 0 in the other slots: those whose estimated chance of
+    no catch, judged from the twelve cards before the layout is seen, is within ``tolerance``
+    of the best discard's. The heuristic discard (``misere_discards``) is always sound.
+
+    >>> from prefstats.game.cards import format_hand, parse_hand
+    >>> sound = sound_misere_discards(np.array([parse_hand("♠7 9 J ♣8 A K ♦7 8 9 ♥7 9 10")]))
+    >>> [format_hand(int(d)) for d in sound[0] if d]  # keeping ♣A or ♣K is far worse
+    ['♣K A']
+    >>> clean = sound_misere_discards(np.array([parse_hand("♠7 8 9 ♣7 8 ♦7 8 ♥7 8 9 K A")]))
+    >>> int((clean[0] > 0).sum())  # every discard keeping clean suits is as good
+    13
+    """
+    candidates, score = misere_discard_scores(hands12, rates=rates)
+    escape = np.exp(score)
+    sound = escape >= escape.max(axis=1, keepdims=True) - tolerance
+    return np.where(sound, candidates, 0).astype(np.uint32)
+
+
 def defender_rates(rates: np.ndarray) -> np.ndarray:
     """float (256,): P(caught) by holding on the defenders' lead (the mean of left and right)
     of a table of rates by holding and lead (256, 3), unmeasured as 1, capped below 1."""
