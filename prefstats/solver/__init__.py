@@ -34,7 +34,12 @@ from prefstats.game.cards import N_CARDS, N_SUITS, format_hand
 from prefstats.game.deal import HAND_SIZE, N_SEATS, TALON_SIZE
 from prefstats.game.rules import LADDER
 from prefstats.solver import _potential, _search
-from prefstats.solver.hidden import blind_lead, hidden_discard_many, hidden_discard_tricks
+from prefstats.solver.hidden import (
+    blind_lead,
+    first_lead_many,
+    hidden_discard_many,
+    hidden_discard_tricks,
+)
 
 __all__ = [
     "POTENTIAL_STATS",
@@ -44,6 +49,7 @@ __all__ = [
     "blind_lead",
     "clear_tables",
     "defence_quick_tricks",
+    "first_lead_many",
     "hidden_discard_many",
     "hidden_discard_tricks",
     "late_discard_reaches",

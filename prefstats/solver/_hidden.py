@@ -47,6 +47,7 @@ from prefstats.solver._search import (
     _run_tops,
     _seat_hand,
     _suit_cards,
+    exact_value,
 )
 
 MAX_CANDIDATES = 12  # a misère declarer's ten cards and his two discards
@@ -226,12 +227,27 @@ def _some_open_no(
 
 
 @njit(**KERNEL)
-def _moves(seat: int, cand: int, hl: int, hr: int, led: int, present: int) -> int:
+def _in_some_pair(s_lo: int, s_hi: int, pairs: np.ndarray) -> int:
+    """The cards of the pairs of S."""
+    cards = 0
+    for word in range(2):
+        bits = s_lo if word == 0 else s_hi
+        while bits:
+            bit = _low_card(bits)
+            bits ^= 1 << bit
+            cards |= pairs[PAIR_CARDS + word * PAIR_WORD + bit]
+    return cards
+
+
+@njit(**KERNEL)
+def _moves(seat: int, cand: int, hl: int, hr: int, led: int, present: int, unsure: int) -> int:
     """The cards a seat tries: a catcher one of each run of equivalent legal cards (swapping
     two of his equivalent cards changes nothing, S included); the declarer every candidate
-    card (which he may play depends on his discard: ``_after_card``)."""
+    card in some pair of S (``unsure``; which of them he may play depends on his discard:
+    ``_after_card``) and one of each run of the others, which he holds whatever his discard
+    (swapping two of them leaves S as it is)."""
     if seat == DECLARER:
-        return cand
+        return _run_tops(cand & ~unsure, present) | (cand & unsure)
     return _run_tops(_legal(_seat_hand(seat, cand, hl, hr), led, NO_TRUMP), present)
 
 
@@ -293,13 +309,14 @@ def reaches(
     # would make numba compile a second version, which its cache cannot reload)
     no_card = NO_CARD if n_tricks > 0 else first
     present = cand | hl | hr
+    unsure = _in_some_pair(s_lo, s_hi, pairs)
     seat1 = leader
     seat2 = (leader + 1) % N_SEATS
     seat3 = (leader + 2) % N_SEATS
     want1 = seat1 != DECLARER
     want2 = seat2 != DECLARER
     want3 = seat3 != DECLARER
-    moves1 = (1 << first) if first != NO_CARD else _moves(seat1, cand, hl, hr, -1, present)
+    moves1 = (1 << first) if first != NO_CARD else _moves(seat1, cand, hl, hr, -1, present, unsure)
     answer1 = not want1
     while moves1 and answer1 != want1:
         card1 = _low_card(moves1)
@@ -310,7 +327,7 @@ def reaches(
             if lo1 == 0 and hi1 == 0:
                 continue
         led = card1 >> SUIT_SHIFT
-        moves2 = _moves(seat2, cand, hl, hr, led, present)
+        moves2 = _moves(seat2, cand, hl, hr, led, present, unsure)
         answer2 = not want2
         while moves2 and answer2 != want2:
             card2 = _next_card(seat2, moves2, card1)
@@ -323,7 +340,7 @@ def reaches(
             best, winner = card1, seat1
             if card2 >> SUIT_SHIFT == led and card2 > best:
                 best, winner = card2, seat2
-            moves3 = _moves(seat3, cand, hl, hr, led, present)
+            moves3 = _moves(seat3, cand, hl, hr, led, present, unsure)
             answer3 = not want3
             while moves3 and answer3 != want3:
                 card3 = _next_card(seat3, moves3, best)
@@ -426,6 +443,10 @@ def hidden_batch(
         hr = int(hands[row, (declarer + 2) % N_SEATS])
         fill_pairs(cand, pairs)
         s_lo, s_hi = _discard_set(discards[row], pairs)
+        if first == NO_CARD and _count(s_lo) + _count(s_hi) == 1:
+            kept = cand & ~_only_pair(s_lo, s_hi, pairs)
+            out[row] = exact_value(kept, hl, hr, kernel_leader, NO_TRUMP, 1, 0, _count(hl), tt)
+            continue
         out[row] = hidden_value(
             cand, hl, hr, kernel_leader, s_lo, s_hi, first, cand, pairs, htt, tt
         )

@@ -32,7 +32,7 @@ from prefstats.game.cards import N_CARDS
 from prefstats.game.deal import N_SEATS, TALON_SIZE
 from prefstats.solver import _hidden, _search
 
-__all__ = ["blind_lead", "hidden_discard_many", "hidden_discard_tricks"]
+__all__ = ["blind_lead", "first_lead_many", "hidden_discard_many", "hidden_discard_tricks"]
 
 _local = threading.local()
 
@@ -155,6 +155,35 @@ def hidden_discard_many(
         if discards is not None:
             _check_discards(cand, used)
     return _run(array, padded, declarer, leader, _hidden.NO_CARD)
+
+
+def first_lead_many(
+    hands: np.ndarray, first: int, *, declarer: int = 0, discards: np.ndarray | None = None
+) -> np.ndarray:
+    """``hidden_discard_many`` with the declarer on lead leading the card ``first`` to the
+    first trick (each row's candidate cards less its possible discards must hold it: with
+    ``discards`` the possible discards, (n, m), the first one the discard he made; None: every
+    pair, of which he made none holding ``first``). The blind lead's question over layouts of
+    different candidate cards (``blind_lead`` is the one-hand form)."""
+    declarer = _check_seat("declarer", declarer)
+    if (
+        isinstance(first, bool)
+        or not isinstance(first, int | np.integer)
+        or not 0 <= first < N_CARDS
+    ):
+        raise ValueError(f"first must be a card bit 0..31, got {first!r}")
+    array = np.ascontiguousarray(hands, dtype=np.uint32)
+    if array.ndim != 2 or array.shape[1] != N_SEATS:
+        raise ValueError(f"hands must be an (n, {N_SEATS}) array, got shape {array.shape}")
+    held = array[:, declarer] >> np.uint32(first) & 1
+    if discards is None:
+        padded = np.zeros((len(array), 1), dtype=np.uint32)
+    else:
+        padded = np.ascontiguousarray(discards, dtype=np.uint32)
+        held &= (padded[:, 0] >> np.uint32(first) & 1) ^ 1
+    if not held.all():
+        raise ValueError(f"first (card {first}) is not in every declarer's kept hand")
+    return _run(array, padded, declarer, declarer, int(first))
 
 
 def _run(
