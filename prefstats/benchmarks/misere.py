@@ -77,7 +77,7 @@ def time_hidden(hands: np.ndarray, seat: int, hand12: int, discard: int) -> dict
     seen = np.ascontiguousarray(hands[np.sort(sample)])
     hidden = seen.copy()
     hidden[:, seat] = hand12
-    sound = sound_misere_discards(np.array([hand12], dtype=np.uint32))[0]
+    sound = sound_misere_discards(np.array([hand12], dtype=np.uint32), np.array([discard]))[0]
     possible = np.unique(np.r_[sound[sound > 0], discard]).astype(np.uint32)
     rows = np.broadcast_to(possible, (len(seen), len(possible))).copy()
     hidden_discard_many(hidden[:4], declarer=seat, discards=rows[:4])  # load the kernels

@@ -167,19 +167,23 @@ def misere_discard_scores(
     return candidates, escape + tie_break
 
 
-# A misère discard is sound when the policy's estimated chance that no kept suit is caught
-# (``misere_discard_scores``) is at most this much below its best discard's: docs/rules.md,
-# "Misère information models".
+# The catchers' possible misère discards (docs/rules.md, "Misère information models"): those
+# whose estimated chance that no kept suit is caught (``misere_discard_scores``) is within this
+# of the discard he made; for the policy's own (best) discard, the sound discards.
 SOUND_TOLERANCE = 0.05
 
 
 def sound_misere_discards(
-    hands12: np.ndarray, rates: np.ndarray | None = None, tolerance: float = SOUND_TOLERANCE
+    hands12: np.ndarray,
+    made: np.ndarray | None = None,
+    rates: np.ndarray | None = None,
+    tolerance: float = SOUND_TOLERANCE,
 ) -> np.ndarray:
-    """uint32 (n, 66): each 12-card hand's sound misère discards (the set W the catchers
-    consider when the discard is hidden), 0 in the other slots: those whose estimated chance of
-    no catch, judged from the twelve cards before the layout is seen, is within ``tolerance``
-    of the best discard's. The heuristic discard (``misere_discards``) is always sound.
+    """uint32 (n, 66): each 12-card hand's discards that the policy's rating, judging the
+    twelve cards before the layout is seen, cannot tell from the one he ``made`` (within
+    ``tolerance`` of its estimated chance of no catch, either way), 0 in the other slots; the
+    discard made is always among them. With ``made`` None he made the rating's best discard,
+    and these are the **sound** discards: within ``tolerance`` of the best.
 
     >>> from prefstats.game.cards import format_hand, parse_hand
     >>> sound = sound_misere_discards(np.array([parse_hand("♠7 9 J ♣8 A K ♦7 8 9 ♥7 9 10")]))
@@ -191,7 +195,15 @@ def sound_misere_discards(
     """
     candidates, score = misere_discard_scores(hands12, rates=rates)
     escape = np.exp(score)
-    sound = escape >= escape.max(axis=1, keepdims=True) - tolerance
+    if made is None:
+        reference = escape.max(axis=1, keepdims=True)
+    else:
+        chosen = candidates == np.asarray(made, dtype=np.uint32)[:, None]
+        if not chosen.any(axis=1).all():
+            raise ValueError("each discard made must be two cards of its hand")
+        reference = (escape * chosen).sum(axis=1, keepdims=True)
+        escape = np.where(chosen, reference, escape)
+    sound = np.abs(escape - reference) <= tolerance
     return np.where(sound, candidates, 0).astype(np.uint32)
 
 

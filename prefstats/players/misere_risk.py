@@ -18,8 +18,9 @@ or a fixed two-card discard. ``information`` is the model of what each side sees
 
 * ``"open"`` (the default, the players' estimate): double-dummy, every card seen, the discard
   included;
-* ``"hidden"``: the catchers know his twelve cards and his sound discards
-  (``discards.sound_misere_discards``, with the one he made), not which one he made;
+* ``"hidden"``: the catchers know his twelve cards and the discards the policy's rating
+  cannot tell from the one he made (``discards.sound_misere_discards``: for the heuristic
+  discard, the sound discards), not which one he made;
 * ``"floor"``: the same with every pair of his twelve cards possible;
 * ``"blind"``: the first hand leads to trick 1 blind (``solver.blind_lead``: one card for all
   the layouts, the talon given), then open play; the other seats as ``"open"``;
@@ -247,7 +248,7 @@ def _possible(hands12: np.ndarray, discards: np.ndarray, information: str) -> np
     (0-padded), or None for every pair."""
     if information in EVERY_PAIR_MODELS:
         return None
-    return np.column_stack([sound_misere_discards(hands12), discards]).astype(np.uint32)
+    return np.column_stack([sound_misere_discards(hands12, discards), discards]).astype(np.uint32)
 
 
 def _hidden_tricks(
