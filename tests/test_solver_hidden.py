@@ -8,7 +8,13 @@ from itertools import combinations
 import numpy as np
 import pytest
 
-from prefstats.solver import blind_lead, hidden_discard_many, hidden_discard_tricks, solve
+from prefstats.solver import (
+    blind_lead,
+    first_lead_many,
+    hidden_discard_many,
+    hidden_discard_tricks,
+    solve,
+)
 from tests.naive_hidden import naive_blind_lead, naive_hidden_tricks, naive_open_tricks
 
 N_CARDS = 32
@@ -222,3 +228,23 @@ def test_blind_lead_is_never_better_for_him_than_open_play() -> None:
         _, blind_hidden = blind_lead(hand, discard, array, discards=pairs_of(hand | discard))
         assert (blind >= seen).all()
         assert (blind_hidden > 0).sum() <= (blind > 0).sum()
+
+
+def test_first_lead_many_is_the_blind_leads_question() -> None:
+    """Rows of one hand: the tricks after the blind lead's card are first_lead_many's, open
+    (the discard made the only possible one) and with every pair possible."""
+    rng = np.random.default_rng(4870)
+    hand, discard, layouts = _blind_case(rng, 4)
+    array = np.array(layouts, dtype=np.uint32)
+    rows = np.column_stack([np.full(len(array), hand | discard, dtype=np.uint32), array])
+    card, values = blind_lead(hand, discard, array)
+    seen = np.full((len(rows), 1), discard, dtype=np.uint32)
+    assert (first_lead_many(rows, card, discards=seen) == values).all()
+    card, values = blind_lead(hand, discard, array, discards=pairs_of(hand | discard))
+    assert (first_lead_many(rows, card) == values).all()
+    with pytest.raises(ValueError, match="not in every declarer's kept hand"):
+        first_lead_many(rows, _low_bit(discard), discards=seen)
+
+
+def _low_bit(mask: int) -> int:
+    return (mask & -mask).bit_length() - 1
