@@ -73,7 +73,9 @@ def time_hidden(hands: np.ndarray, seat: int, hand12: int, discard: int) -> dict
     """Milliseconds a layout of the open solve, the hidden-discard search over the sound
     discards (and the one made) and the floor, on the same sample of the layouts; and their
     P(caught)."""
-    sample = np.random.default_rng(HIDDEN_SEED).choice(len(hands), HIDDEN_SAMPLE, replace=False)
+    size = min(HIDDEN_SAMPLE, len(hands))
+    floor_size = min(FLOOR_SAMPLE, size)
+    sample = np.random.default_rng(HIDDEN_SEED).choice(len(hands), size, replace=False)
     seen = np.ascontiguousarray(hands[np.sort(sample)])
     hidden = seen.copy()
     hidden[:, seat] = hand12
@@ -84,15 +86,15 @@ def time_hidden(hands: np.ndarray, seat: int, hand12: int, discard: int) -> dict
     solve_many(seen[:4], misere=True, declarer=seat)
     tricks, open_seconds = _cold(lambda: solve_many(seen, misere=True, declarer=seat))
     found, hidden_seconds = _cold(lambda: hidden_discard_many(hidden, declarer=seat, discards=rows))
-    floor, floor_seconds = _cold(lambda: hidden_discard_many(hidden[:FLOOR_SAMPLE], declarer=seat))
-    assert (found <= tricks).all() and (floor <= found[:FLOOR_SAMPLE]).all()
+    floor, floor_seconds = _cold(lambda: hidden_discard_many(hidden[:floor_size], declarer=seat))
+    assert (found <= tricks).all() and (floor <= found[:floor_size]).all()
     return {
         "sound": len(possible), "open_ms": 1e3 * open_seconds / len(seen),
         "hidden_ms": 1e3 * hidden_seconds / len(seen),
-        "floor_ms": 1e3 * floor_seconds / FLOOR_SAMPLE,
+        "floor_ms": 1e3 * floor_seconds / floor_size,
         "p_open": float((tricks > 0).mean()), "p_hidden": float((found > 0).mean()),
         "p_floor": float((floor > 0).mean()),
-        "p_hidden_floor_sample": float((found[:FLOOR_SAMPLE] > 0).mean()),
+        "p_hidden_floor_sample": float((found[:floor_size] > 0).mean()),
     }  # fmt: skip
 
 
