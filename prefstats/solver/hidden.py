@@ -30,7 +30,14 @@ import numpy as np
 
 from prefstats.game.cards import N_CARDS
 from prefstats.game.deal import N_SEATS, TALON_SIZE
-from prefstats.solver import _hidden, _search
+from prefstats.solver._hidden import (
+    MAX_CANDIDATES,
+    NO_CARD,
+    PAIRS_SIZE,
+    hidden_batch,
+    new_hidden_table,
+)
+from prefstats.solver._search import new_table
 
 __all__ = ["blind_lead", "first_lead_many", "hidden_discard_many", "hidden_discard_tricks"]
 
@@ -43,9 +50,9 @@ def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     tables = getattr(_local, "tables", None)
     if tables is None:
         tables = _local.tables = (
-            np.zeros(_hidden.PAIRS_SIZE, dtype=np.int64),
-            _hidden.new_hidden_table(),
-            _search.new_table(),
+            np.zeros(PAIRS_SIZE, dtype=np.int64),
+            new_hidden_table(),
+            new_table(),
         )
     return tables  # type: ignore[no-any-return]
 
@@ -74,7 +81,7 @@ def _check_position(hand12: object, others: Sequence[object]) -> tuple[int, int,
     if cand & left or cand & right or left & right:
         raise ValueError("the hands must not share a card")
     size = left.bit_count()
-    if right.bit_count() != size or not 1 <= size <= _hidden.MAX_CANDIDATES - TALON_SIZE:
+    if right.bit_count() != size or not 1 <= size <= MAX_CANDIDATES - TALON_SIZE:
         counts = [left.bit_count(), right.bit_count()]
         raise ValueError(f"the other hands must hold 1..10 cards each, equally, got {counts}")
     if cand.bit_count() != size + TALON_SIZE:
@@ -124,7 +131,7 @@ def hidden_discard_tricks(
     width = max(len(possible), 1)
     padded = np.zeros((1, width), dtype=np.uint32)
     padded[0, : len(possible)] = possible
-    return int(_run(rows, padded, declarer, leader, _hidden.NO_CARD)[0])
+    return int(_run(rows, padded, declarer, leader, NO_CARD)[0])
 
 
 def hidden_discard_many(
@@ -154,7 +161,7 @@ def hidden_discard_many(
         used = [int(d) for d in discard_row if d]
         if discards is not None:
             _check_discards(cand, used)
-    return _run(array, padded, declarer, leader, _hidden.NO_CARD)
+    return _run(array, padded, declarer, leader, NO_CARD)
 
 
 def first_lead_many(
@@ -191,7 +198,7 @@ def _run(
 ) -> np.ndarray:
     pairs, htt, tt = _tables()
     out = np.zeros(len(hands), dtype=np.int8)
-    _hidden.hidden_batch(hands, discards, declarer, leader, first, pairs, htt, tt, out)
+    hidden_batch(hands, discards, declarer, leader, first, pairs, htt, tt, out)
     return out
 
 
