@@ -40,6 +40,7 @@ from prefstats.solver._search import (
     SUIT_SHIFT,
     _count,
     _high_card,
+    _hint_card,
     _legal,
     _low_card,
     _probe,
@@ -207,23 +208,29 @@ def _table_store(keys: tuple[int, int, int, int], lower: int, upper: int, htt: n
 def _some_open_no(
     cand: int, hl: int, hr: int, leader: int, target: int, s_lo: int, s_hi: int,
     pairs: np.ndarray, tt: np.ndarray,
-) -> bool:  # fmt: skip
-    """Does the open solver's probe prove, for some discard of S, that the catchers cannot
-    force ``target`` tricks even seeing it? Then they cannot with it hidden."""
+) -> tuple[bool, int]:  # fmt: skip
+    """(Does the open solver's probe prove, for some discard of S, that the catchers cannot
+    force ``target`` tricks even seeing it? Then they cannot with it hidden; the card, as a
+    one-card mask, that last decided the open position of some discard of S when a catcher
+    leads, else 0: a catcher on lead tries it first.)"""
     n_tricks = _count(hl)
+    hint_card = 0
     for word in range(2):
         bits = s_lo if word == 0 else s_hi
         while bits:
             bit = _low_card(bits)
             bits ^= 1 << bit
-            discard = pairs[PAIR_CARDS + word * PAIR_WORD + bit]
-            decided = _probe(
-                cand & ~discard, hl, hr, leader, target, NO_TRUMP, 1, n_tricks, NO_CODES,
-                ALL_SUITS, tt,
-            )[0]  # fmt: skip
+            kept = cand & ~pairs[PAIR_CARDS + word * PAIR_WORD + bit]
+            decided, _, hint, _ = _probe(
+                kept, hl, hr, leader, target, NO_TRUMP, 1, n_tricks, NO_CODES, ALL_SUITS, tt
+            )
             if decided == 0:
-                return True
-    return False
+                return True, 0
+            if hint_card == 0 and leader != DECLARER:
+                present = kept | hl | hr
+                hand = _seat_hand(leader, kept, hl, hr)
+                hint_card = _hint_card(hint, _run_tops(hand, present), present)
+    return False, hint_card
 
 
 @njit(**KERNEL)
@@ -291,6 +298,7 @@ def reaches(
     if target > n_tricks:
         return False
     keys = (0, 0, 0, 0)
+    hint_card = 0
     if first == NO_CARD:
         if _count(s_lo) + _count(s_hi) == 1:
             kept = cand & ~_only_pair(s_lo, s_hi, pairs)
@@ -301,7 +309,8 @@ def reaches(
             return True
         if upper < target:
             return False
-        if _some_open_no(cand, hl, hr, leader, target, s_lo, s_hi, pairs, tt):
+        proved_no, hint_card = _some_open_no(cand, hl, hr, leader, target, s_lo, s_hi, pairs, tt)
+        if proved_no:
             _table_store(keys, 0, target - 1, htt)
             return False
     htt[htt.shape[0] - 1] += 1
@@ -319,7 +328,7 @@ def reaches(
     moves1 = (1 << first) if first != NO_CARD else _moves(seat1, cand, hl, hr, -1, present, unsure)
     answer1 = not want1
     while moves1 and answer1 != want1:
-        card1 = _low_card(moves1)
+        card1 = _low_card(hint_card & moves1 if hint_card & moves1 else moves1)
         moves1 ^= 1 << card1
         lo1, hi1 = s_lo, s_hi
         if seat1 == DECLARER:
