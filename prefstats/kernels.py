@@ -61,6 +61,7 @@ KERNEL_SOURCES = (
     "solver/_tables.py",
     "solver/_search.py",
     "solver/_potential.py",
+    "solver/_hidden.py",
     "benchmarks/speed.py",
 )
 CACHE_PREFIX = "prefstats-kernels-"
@@ -232,7 +233,7 @@ class Kernel(CPUDispatcher):  # type: ignore[misc]
         """A call from Python found no compiled version: compile the explicit signatures, if
         any, and call again (numba calls what this returns); else numba's lazy compile."""
         with global_compiler_lock:  # another thread may be compiling the signatures now
-            explicit = bool(self.signatures_to_compile) or not self._can_compile
+            explicit = bool(self.signatures_to_compile) or not self._can_compile  # type: ignore[attr-defined]
             self._compile_signatures()
         if not explicit:
             return super()._compile_for_args(*args, **kws)  # type: ignore[misc]

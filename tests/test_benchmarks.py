@@ -1,6 +1,13 @@
 """The benchmark printers quote the shipped tables (prefstats.benchmarks)."""
 
-from prefstats.benchmarks.misere import headline_pair_rows, headline_rows
+from prefstats.benchmarks.misere import (
+    HANDS,
+    headline_pair_rows,
+    headline_rows,
+    layouts,
+    time_hidden,
+)
+from prefstats.game.cards import parse_hand
 from prefstats.misere.tables import load_catch_pairs, load_catch_rates
 
 
@@ -14,3 +21,13 @@ def test_bench_headlines_quote_the_shipped_tables() -> None:
     row = load_catch_pairs().query("holding_a == 2 and holding_b == 9 and lead == 'left'")
     assert pairs[1].split()[:5] == ["8", "+", "7", "10", "left"]
     assert f"{row['p_caught'].iloc[0]:.3f}" in pairs[1]
+
+
+def test_the_hidden_discard_benchmark_pairs_its_models() -> None:
+    """``time_hidden`` solves the same layouts open, hidden among the discards like his, and
+    with every pair possible: the rates are ordered on them (its own asserts check each layout)."""
+    dealt, talon, discard = HANDS[0]
+    hands = layouts(dealt, talon, discard, 1)[::4000]
+    figures = time_hidden(hands, 1, parse_hand(dealt) | parse_hand(talon), parse_hand(discard))
+    assert figures["p_hidden"] <= figures["p_open"] and figures["sound"] >= 1
+    assert figures["p_floor"] <= figures["p_hidden_floor_sample"]

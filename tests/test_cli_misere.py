@@ -41,7 +41,8 @@ def test_misere_command(capsys: pytest.CaptureFixture[str]) -> None:
     args.func(args)
     out = capsys.readouterr().out
     assert "seat 1" in out and "40 random layouts, seed 3" in out and "P(caught)" in out
-    args = parse(["misere", QUICK, "--talon", "♠A K", "--discard", "♠A K", "--exhaustive"])
+    args = parse(["misere", QUICK, "--talon", "♠A K", "--discard", "♠A K", "--exhaustive",
+                  "--information", "open"])  # fmt: skip
     args.func(args)
     assert "184,756 all layouts" in capsys.readouterr().out
     with pytest.raises(SystemExit):
@@ -49,3 +50,31 @@ def test_misere_command(capsys: pytest.CaptureFixture[str]) -> None:
     args = parse(["misere", HAND, "--discard", "worst"])
     with pytest.raises(ValueError, match="discard must be one of"):
         args.func(args)
+    args = parse(["misere", HAND, "--information", "blind", "--n", "10"])
+    with pytest.raises(ValueError, match="needs the talon"):
+        args.func(args)
+
+
+def _bracket(out: str) -> dict[str, float]:
+    """P(caught) of each line of the bracket printed as played."""
+    lines = out.split("as played, on the same layouts")[1].splitlines()[1:]
+    return {
+        line.split("P(caught)")[0].strip(): float(line.split("P(caught) ")[1].split()[0])
+        for line in lines
+    }
+
+
+def test_misere_command_as_played(capsys: pytest.CaptureFixture[str]) -> None:
+    """The default prints the low end in full, then the bracket and the floor, on the same
+    layouts: floor <= low <= high; without the talon the first hand gets no blind lead."""
+    args = parse(["misere", HAND, "--talon", "♠K ♦J", "--discard", "♠K A", "--n", "60",
+                  "--seed", "5"])  # fmt: skip
+    args.func(args)
+    out = capsys.readouterr().out
+    assert "information: as played, low end" in out
+    rates = _bracket(out)
+    assert rates["floor (every pair)"] <= rates["low (hidden)"] <= rates["high (seen)"]
+    args = parse(["misere", HAND, "--n", "30", "--seed", "5"])
+    args.func(args)
+    out = capsys.readouterr().out
+    assert "(no blind lead: it needs --talon" in out

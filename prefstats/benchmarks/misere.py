@@ -5,8 +5,11 @@ lead), then as the second hand (the first hand, a defender, leads). All C(20, 10
 layouts of the defenders' cards are decided on one core: ``makes_many`` (caught or not: the
 benchmark figure) and ``solve_many`` (the full trick distribution). Each call runs in a fresh
 thread, so with a cold transposition table, after a warm-up that loads the compiled kernels.
-Two hands: one with two catchable suits, one with a single catchable suit. Then the shipped
-tables' catch rates of a few classic holdings and pairs of holdings.
+Two hands: one with two catchable suits, one with a single catchable suit. Then, on a fixed
+sample of the same layouts, the hidden-discard search (``solver.hidden_discard_many``: the
+catchers know his twelve cards and his sound discards, not which one he made; and the floor,
+every pair) beside the open solve of the same layouts, milliseconds a layout, cold tables.
+Then the shipped tables' catch rates of a few classic holdings and pairs of holdings.
 """
 
 from __future__ import annotations
@@ -22,13 +25,17 @@ import numpy as np
 from prefstats.game.cards import format_hand, parse_hand, parse_holding
 from prefstats.game.deal import all_layouts
 from prefstats.misere.tables import LEADS, SETTINGS, load_catch_pairs, load_catch_rates
-from prefstats.solver import makes_many, solve_many
+from prefstats.players.discards import sound_misere_discards
+from prefstats.solver import hidden_discard_many, makes_many, solve_many
 
 HANDS = (  # dealt hand, talon, discard
     ("♠7 8 A ♣7 9 ♦7 8 ♥8 9 10", "♠K ♦J", "♠K A"),  # keeps ♠7 8 and ♥8 9 10: two holes
     ("♠7 9 J ♣8 ♦7 8 9 ♥7 9 10", "♣A K", "♣A K"),  # keeps ♣8 alone: one hole
 )
 SEATS = (0, 1)  # first hand (own lead) and second hand (the first hand, a defender, leads)
+HIDDEN_SAMPLE = 2_000  # layouts (a fixed sample) timed with the discard hidden
+FLOOR_SAMPLE = 200  # ... with every pair possible (the floor), slower
+HIDDEN_SEED = 48
 HEADLINE = ("7 10", "7 J", "8", "9", "8 9")
 HEADLINE_PAIRS = (("8", "7 10"), ("9", "7 J"), ("8", "8"))
 
@@ -59,6 +66,35 @@ def time_layouts(hands: np.ndarray, seat: int) -> dict[str, float]:
     return {
         "layouts": len(hands), "makes_seconds": makes_seconds, "solve_seconds": solve_seconds,
         "p_caught": float(1 - made.mean()), "mean_tricks": float(tricks.mean()),
+    }  # fmt: skip
+
+
+def time_hidden(hands: np.ndarray, seat: int, hand12: int, discard: int) -> dict[str, float]:
+    """Milliseconds a layout of the open solve, the hidden-discard search over the sound
+    discards (and the one made) and the floor, on the same sample of the layouts; and their
+    P(caught)."""
+    size = min(HIDDEN_SAMPLE, len(hands))
+    floor_size = min(FLOOR_SAMPLE, size)
+    sample = np.random.default_rng(HIDDEN_SEED).choice(len(hands), size, replace=False)
+    seen = np.ascontiguousarray(hands[np.sort(sample)])
+    hidden = seen.copy()
+    hidden[:, seat] = hand12
+    sound = sound_misere_discards(np.array([hand12], dtype=np.uint32), np.array([discard]))[0]
+    possible = np.unique(np.r_[sound[sound > 0], discard]).astype(np.uint32)
+    rows = np.broadcast_to(possible, (len(seen), len(possible))).copy()
+    hidden_discard_many(hidden[:4], declarer=seat, discards=rows[:4])  # load the kernels
+    solve_many(seen[:4], misere=True, declarer=seat)
+    tricks, open_seconds = _cold(lambda: solve_many(seen, misere=True, declarer=seat))
+    found, hidden_seconds = _cold(lambda: hidden_discard_many(hidden, declarer=seat, discards=rows))
+    floor, floor_seconds = _cold(lambda: hidden_discard_many(hidden[:floor_size], declarer=seat))
+    assert (found <= tricks).all() and (floor <= found[:floor_size]).all()
+    return {
+        "sound": len(possible), "open_ms": 1e3 * open_seconds / len(seen),
+        "hidden_ms": 1e3 * hidden_seconds / len(seen),
+        "floor_ms": 1e3 * floor_seconds / floor_size,
+        "p_open": float((tricks > 0).mean()), "p_hidden": float((found > 0).mean()),
+        "p_floor": float((floor > 0).mean()),
+        "p_hidden_floor_sample": float((found[:floor_size] > 0).mean()),
     }  # fmt: skip
 
 
@@ -117,6 +153,22 @@ def main() -> dict[str, float]:
             )
             for name, value in figures.items():
                 figures_of[f"{format_hand(kept)}, seat {seat}: {name}"] = value
+    print(f"the discard hidden, on {HIDDEN_SAMPLE:,} of those layouts (floor: {FLOOR_SAMPLE}), "
+          "one core, ms a layout:")  # fmt: skip
+    for dealt, talon, discard in HANDS:
+        hand12 = parse_hand(dealt) | parse_hand(talon)
+        for seat in SEATS:
+            hands = layouts(dealt, talon, discard, seat)
+            f = time_hidden(hands, seat, hand12, parse_hand(discard))
+            hidden_ratio = f["hidden_ms"] / f["open_ms"]
+            floor_ratio = f["floor_ms"] / f["open_ms"]
+            print(
+                f"  {format_hand(hand12)} seat {seat} ({LEADS[(0 - seat) % 3]} lead): open "
+                f"{f['open_ms']:.3f} (P(caught) {f['p_open']:.3f}); hidden among "
+                f"{f['sound']:.0f} {f['hidden_ms']:.3f} ({hidden_ratio:.1f}x, P "
+                f"{f['p_hidden']:.3f}); floor {f['floor_ms']:.3f} ({floor_ratio:.1f}x, P "
+                f"{f['p_floor']:.3f} where hidden {f['p_hidden_floor_sample']:.3f})"
+            )
     print("catch rates (prefstats/data/catch_rates.parquet; three settings, 95% CI):")
     for line in headline_rows():
         print(line)

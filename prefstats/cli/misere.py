@@ -36,11 +36,12 @@ from prefstats.game.cards import (
     parse_hand,
     parse_holding,
 )
+from prefstats.game.deal import FIRST_HAND
 from prefstats.game.rules import RuleSet
 from prefstats.misere.classes import SuitClass, analyse_holding, misere_hand_class, suit_class
 from prefstats.misere.tables import LEADS, PLAYERS, catch_rate_table, load_catch_rates
 from prefstats.players.discards import REALISTIC, USER_NAMES, SampledDiscard
-from prefstats.players.misere_risk import misere_risk
+from prefstats.players.misere_risk import MisereRisk, misere_risk
 from prefstats.players.sharing import Utility, advice, misere_values
 
 HAND_EXAMPLE = "♠7 8 A ♣7 9 ♦7 8 ♥8 9 10"
@@ -93,6 +94,15 @@ def add_parsers(subparsers: Any) -> None:
         default=SampledDiscard.samples,
         help="layouts sampled for each 'sampled' discard choice (default %(default)s)",
     )
+    misere.add_argument(
+        "--information",
+        choices=["open", "hidden", "blind", "played"],
+        default="played",
+        help="what each side sees (docs/rules.md, 'Misère information models'): open "
+        "(double-dummy), hidden (the catchers do not know which sound discard he made), blind "
+        "(he leads to trick 1 before they open), played (blind lead and hidden discard: the "
+        "bracket between them and blind lead with open play, the floor beside it; default)",
+    )
     add_ru(misere)
     misere.set_defaults(func=cmd_misere)  # fmt: skip
 
@@ -140,13 +150,34 @@ def cmd_classify(args: argparse.Namespace) -> None:
 
 
 def cmd_misere(args: argparse.Namespace) -> None:
-    """Print P(caught), E[tricks] and the trick distribution of a misère hand."""
-    risk = misere_risk(
-        args.hand, seat=args.seat, talon=args.talon, discard=args.discard, n=args.n,
-        seed=fresh_seed() if args.seed is None else args.seed, exhaustive=args.exhaustive,
-        choice_n=args.choice_n, progress=True,
-    )  # fmt: skip
-    print(risk.format(style_of(args)))
+    """Print P(caught), E[tricks] and the trick distribution of a misère hand; as played, the
+    bracket and the floor beside it (docs/rules.md, "Misère information models")."""
+    seed = fresh_seed() if args.seed is None else args.seed  # one seed: paired models
+    blind_needs_talon = args.seat == FIRST_HAND and args.talon is None
+
+    def risk_of(information: str) -> MisereRisk:
+        return misere_risk(
+            args.hand, seat=args.seat, talon=args.talon, discard=args.discard, n=args.n,
+            seed=seed, exhaustive=args.exhaustive, choice_n=args.choice_n, progress=True,
+            information=information,
+        )  # fmt: skip
+
+    if args.information != "played":
+        print(risk_of(args.information).format(style_of(args)))
+        return
+    low, high, floor = ("played", "blind", "played-floor")
+    if blind_needs_talon:
+        low, high, floor = ("hidden", "open", "floor")
+    low_risk = risk_of(low)
+    print(low_risk.format(style_of(args)))
+    high_risk, floor_risk = risk_of(high), risk_of(floor)
+    if blind_needs_talon:
+        print("(no blind lead: it needs --talon, the layouts he cannot tell apart share it)")
+    print("as played, on the same layouts (the bracket: the discard hidden among his sound "
+          "discards .. seen):")  # fmt: skip
+    for name, risk in (("low (hidden)", low_risk), ("high (seen)", high_risk),
+                       ("floor (every pair)", floor_risk)):  # fmt: skip
+        print(f"  {name:<19} P(caught) {risk.p_caught}  E[tricks] {risk.mean_tricks}")
 
 
 def cmd_ev(args: argparse.Namespace) -> None:

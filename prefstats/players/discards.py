@@ -168,6 +168,46 @@ def misere_discard_scores(
     return candidates, escape + tie_break
 
 
+# The catchers' possible misère discards (docs/rules.md, "Misère information models"): those
+# whose estimated chance that no kept suit is caught (``misere_discard_scores``) is within this
+# of the discard he made; for the policy's own (best) discard, the sound discards.
+SOUND_TOLERANCE = 0.05
+
+
+def sound_misere_discards(
+    hands12: np.ndarray,
+    made: np.ndarray | None = None,
+    rates: np.ndarray | None = None,
+    tolerance: float = SOUND_TOLERANCE,
+) -> np.ndarray:
+    """uint32 (n, 66): each 12-card hand's discards that the policy's rating, judging the
+    twelve cards before the layout is seen, cannot tell from the one he ``made`` (within
+    ``tolerance`` of its estimated chance of no catch, either way), 0 in the other slots; the
+    discard made is always among them. With ``made`` None he made the rating's best discard,
+    and these are the **sound** discards: within ``tolerance`` of the best.
+
+    >>> from prefstats.game.cards import format_hand, parse_hand
+    >>> sound = sound_misere_discards(np.array([parse_hand("♠7 9 J ♣8 A K ♦7 8 9 ♥7 9 10")]))
+    >>> [format_hand(int(d)) for d in sound[0] if d]  # keeping ♣A or ♣K is far worse
+    ['♣K A']
+    >>> clean = sound_misere_discards(np.array([parse_hand("♠7 8 9 ♣7 8 ♦7 8 ♥7 8 9 K A")]))
+    >>> int((clean[0] > 0).sum())  # every discard keeping clean suits is as good
+    13
+    """
+    candidates, score = misere_discard_scores(hands12, rates=rates)
+    escape = np.exp(score)
+    if made is None:
+        reference = escape.max(axis=1, keepdims=True)
+    else:
+        chosen = candidates == np.asarray(made, dtype=np.uint32)[:, None]
+        if not chosen.any(axis=1).all():
+            raise ValueError("each discard made must be two cards of its hand")
+        reference = (escape * chosen).sum(axis=1, keepdims=True)
+        escape = np.where(chosen, reference, escape)
+    sound = np.abs(escape - reference) <= tolerance
+    return np.where(sound, candidates, 0).astype(np.uint32)
+
+
 def defender_rates(rates: np.ndarray) -> np.ndarray:
     """float (256,): P(caught) by holding on the defenders' lead (the mean of left and right)
     of a table of rates by holding and lead (256, 3), unmeasured as 1, capped below 1."""

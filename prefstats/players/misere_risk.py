@@ -15,9 +15,20 @@ talon (unless given) and the unknown split of the defenders' cards, with a disca
 * ``"upper-bound"`` (also ``"dd"``): the best discard knowing the layout, an upper bound for
   the declarer, never a real player's;
 
-or a fixed two-card discard. Play is double-dummy: the defenders see everything, as they nearly
-do (they open their hands and know the 12 cards the declarer holds after the talon, Codex 3.6.6,
-3.6.8); the declarer also plays knowing the layout, which flatters him a little.
+or a fixed two-card discard. ``information`` is the model of what each side sees
+(docs/rules.md, "Misère information models"):
+
+* ``"open"`` (the default, the players' estimate): double-dummy, every card seen, the discard
+  included;
+* ``"hidden"``: the catchers know his twelve cards and the discards the policy's rating
+  cannot tell from the one he made (``discards.sound_misere_discards``: for the heuristic
+  discard, the sound discards), not which one he made;
+* ``"floor"``: the same with every pair of his twelve cards possible;
+* ``"blind"``: the first hand leads to trick 1 blind (``solver.blind_lead``: one card for all
+  the layouts, the talon given), then open play; the other seats as ``"open"``;
+* ``"played"``: the blind lead, then the discard hidden among the sound ones: the low end of the
+  bracket of the game as played, whose high end is ``"blind"``;
+* ``"played-floor"``: the blind lead, then every pair possible.
 
 >>> risk = misere_risk("♠7 8 9 ♣7 8 ♦7 8 ♥7 8 9", seat=1, n=50, seed=1)
 >>> risk.p_caught.estimate, risk.counts[0]
@@ -55,10 +66,16 @@ from prefstats.players.discards import (
     SampledDiscard,
     discard_policy,
     misere_discards,
+    sound_misere_discards,
 )
+from prefstats.solver import blind_lead, hidden_discard_many
 from prefstats.solver.contracts import misere_tricks
 from prefstats.stats import Estimate, mean_estimate, proportion
 
+INFORMATION = ("open", "hidden", "floor", "blind", "played", "played-floor")
+HIDDEN_MODELS = ("hidden", "floor", "played", "played-floor")  # the catchers do not see it
+EVERY_PAIR_MODELS = ("floor", "played-floor")  # W: every pair of his twelve cards
+BLIND_MODELS = ("blind", "played", "played-floor")  # the first hand leads blind
 LAYOUT_STREAM, CHOICE_STREAM = 0, 1  # sub-streams of a risk's seed: the layouts, the choices
 BLOCK, EXHAUSTIVE_BLOCK = 100, 20_000  # layouts played at once (a tick of the progress bar)
 
@@ -76,6 +93,7 @@ class MisereRisk:
     seat: int
     talon: int | None
     policy: str  # "sampled", "heuristic", "dd" (the upper bound) or "fixed"
+    information: str  # one of INFORMATION
     exhaustive: bool
     stream: Stream  # the random stream behind the layouts, to reproduce them
     counts: tuple[int, ...]  # layouts with 0, 1, ..., 10 tricks
@@ -117,6 +135,7 @@ class MisereRisk:
             f"({seat_names[self.seat]}), {words['talon']} {talon}",
             f"{words['discard']}: {_POLICY_TEXT[style].get(self.policy, self.policy)}; "
             f"{self.n:,} {kind}",
+            f"{words['information']}: {INFORMATION_TEXT[self.information]}",
             f"{words['caught']}  {self.p_caught}",
             f"{words['tricks']}  {self.mean_tricks}",
             words["header"],
@@ -134,6 +153,14 @@ class MisereRisk:
 
 
 _SEAT_NAMES = (f"{SEAT_NAMES[0]}, leads", *SEAT_NAMES[1:])
+INFORMATION_TEXT = {
+    "open": "open (double-dummy: every card seen, the discard included)",
+    "hidden": "discard hidden among his sound discards; otherwise every card seen",
+    "floor": "discard hidden among every pair of his twelve cards (the floor)",
+    "blind": "blind first lead on his own lead, then open",
+    "played": "as played, low end: blind first lead, discard hidden among his sound discards",
+    "played-floor": "blind first lead, discard hidden among every pair (the floor)",
+}
 _SEAT_NAMES_RU = ("первая рука, ходит", "вторая рука", "третья рука")
 _POLICY_TEXT: dict[Style, dict[str, str]] = {
     "en": {
@@ -153,12 +180,12 @@ _WORDS: dict[Style, dict[str, str]] = {
     "en": {"hand": "hand", "seat": "seat", "talon": "talon", "discard": "discard",
            "unknown": "unknown (drawn per layout)", "all": "all layouts",
            "random": "random layouts, seed", "sub-stream": "sub-stream",
-           "caught": "P(caught)", "tricks": "E[tricks]",
+           "caught": "P(caught)", "tricks": "E[tricks]", "information": "information",
            "header": "tricks  layouts  share [95% CI]"},
     "ru": {"hand": "рука", "seat": "место", "talon": "прикуп", "discard": "снос",
            "unknown": "неизвестен (свой в каждом раскладе)", "all": "все расклады",
            "random": "случайных раскладов, зерно", "sub-stream": "подпоток",
-           "caught": "P(поймали)", "tricks": "E[взяток]",
+           "caught": "P(поймали)", "tricks": "E[взяток]", "information": "информация",
            "header": "взяток раскладов доля [95% ДИ]"},
 }  # fmt: skip
 
@@ -174,6 +201,7 @@ def misere_risk(
     exhaustive: bool = False,
     choice_n: int = SampledDiscard.samples,
     progress: bool = False,
+    information: str = "open",
 ) -> MisereRisk:
     """P(caught), the trick distribution and E[tricks] of a misère on ``hand`` (10 cards).
 
@@ -184,7 +212,8 @@ def misere_risk(
     ``exhaustive=True``: all 184,756 layouts of the defenders' 20 cards, which needs the talon
     and a discard fixed before the layout ("upper-bound" is not). ``choice_n``: layouts sampled
     to choose each "sampled" discard (once per talon). ``progress`` shows a progress bar (the
-    layouts are played in blocks; the result is the same).
+    layouts are played in blocks; the result is the same). ``information``: one of
+    ``INFORMATION`` (see the module); every model plays the same layouts and discards for a seed.
 
     >>> risk = misere_risk("♠7 8 A ♣7 9 ♦7 8 ♥8 9 10", talon="♠K ♦J", discard="♠K A", n=200,
     ...                    seed=7)
@@ -199,6 +228,15 @@ def misere_risk(
                          f"{format_hand(talon_mask & hand_mask)}")  # fmt: skip
     policy, fixed = _checked_discard(discard, hand_mask, talon_mask)
     integer("choice_n", choice_n, 1)
+    if information not in INFORMATION:
+        raise ValueError(
+            f"information must be one of {', '.join(INFORMATION)}, got {information!r}"
+        )
+    if information in BLIND_MODELS and seat == FIRST_HAND and talon_mask is None:
+        raise ValueError(
+            f"information={information!r} with the first hand declaring needs the talon: the "
+            "blind lead is one card for the layouts he cannot tell apart, which share his talon"
+        )
     if exhaustive:
         _check_exhaustive(talon_mask, policy)
     else:
@@ -220,9 +258,69 @@ def misere_risk(
         discards[rows] = _discards(deals[rows], seat, policy, fixed, choice_n,
                                    stream.child(CHOICE_STREAM))  # fmt: skip
         played[rows, seat] = (deals[rows, seat] | deals[rows, TALON]) & ~discards[rows]
-        tricks[rows] = misere_tricks(np.ascontiguousarray(played[rows, :N_SEATS]), declarer=seat)
-    return _result(hand_mask, seat, talon_mask, policy, exhaustive, stream,
+        blind_here = information in BLIND_MODELS and seat == FIRST_HAND
+        if information == "open" or (information == "blind" and not blind_here):
+            tricks[rows] = misere_tricks(
+                np.ascontiguousarray(played[rows, :N_SEATS]), declarer=seat
+            )
+        if information in HIDDEN_MODELS and not (
+            information in BLIND_MODELS and seat == FIRST_HAND
+        ):
+            tricks[rows] = _hidden_tricks(played[rows], discards[rows], seat, information)
+    if information in BLIND_MODELS and seat == FIRST_HAND:
+        tricks = _blind_tricks(played, discards, seat, information)
+    return _result(hand_mask, seat, talon_mask, policy, information, exhaustive, stream,
                    np.column_stack([played, discards]), tricks)  # fmt: skip
+
+
+def _possible(hands12: np.ndarray, discards: np.ndarray, information: str) -> np.ndarray | None:
+    """(n, m) the catchers' possible discards of each layout: the sound ones and the one made
+    (0-padded), or None for every pair."""
+    if information in EVERY_PAIR_MODELS:
+        return None
+    return np.column_stack([sound_misere_discards(hands12, discards), discards]).astype(np.uint32)
+
+
+def _hidden_tricks(
+    played: np.ndarray, discards: np.ndarray, seat: int, information: str
+) -> np.ndarray:
+    """Tricks with the discard hidden (the first hand leading to trick 1, seeing everything)."""
+    rows = np.ascontiguousarray(played[:, :N_SEATS])
+    rows[:, seat] |= discards
+    possible = _possible(rows[:, seat], discards, information)
+    return hidden_discard_many(rows, declarer=seat, leader=FIRST_HAND, discards=possible)
+
+
+def _blind_tricks(
+    played: np.ndarray, discards: np.ndarray, seat: int, information: str
+) -> np.ndarray:
+    """Tricks after the blind lead, one card for each group of layouts sharing his kept ten
+    and discard (which are all he sees before leading)."""
+    tricks = np.zeros(len(played), dtype=np.int8)
+    kept = played[:, seat].astype(np.uint64)
+    keys = (kept << np.uint64(32)) | discards.astype(np.uint64)
+    others = [(seat + 1) % N_SEATS, (seat + 2) % N_SEATS]
+    for key in np.unique(keys):
+        group = np.flatnonzero(keys == key)
+        hand, discard = int(played[group[0], seat]), int(discards[group[0]])
+        possible = None
+        if information in HIDDEN_MODELS:
+            row = _possible(np.array([hand | discard], dtype=np.uint32), discards[group[:1]],
+                            information)  # fmt: skip
+            possible = (
+                [int(d) for d in np.unique(row[0]) if d]
+                if row is not None
+                else _every_pair(hand | discard)
+            )
+        _, tricks[group] = blind_lead(
+            hand, discard, played[group][:, others], declarer=seat, discards=possible
+        )
+    return tricks
+
+
+def _every_pair(cards: int) -> list[int]:
+    bits = [bit for bit in range(N_CARDS) if cards >> bit & 1]
+    return [(1 << a) | (1 << b) for i, a in enumerate(bits) for b in bits[i + 1 :]]
 
 
 def _discards(
@@ -250,6 +348,7 @@ def _result(
     seat: int,
     talon: int | None,
     policy: str,
+    information: str,
     exhaustive: bool,
     stream: Stream,
     deals: np.ndarray,
@@ -266,7 +365,8 @@ def _result(
     deals.flags.writeable = False
     tricks.flags.writeable = False
     return MisereRisk(
-        hand=hand, seat=seat, talon=talon, policy=policy, exhaustive=exhaustive, stream=stream,
+        hand=hand, seat=seat, talon=talon, policy=policy, information=information,
+        exhaustive=exhaustive, stream=stream,
         counts=tuple(int(c) for c in counts), p_caught=p_caught, mean_tricks=mean_tricks,
         deals=deals, tricks=tricks,
     )  # fmt: skip

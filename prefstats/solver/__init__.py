@@ -52,6 +52,12 @@ from prefstats.solver.exact import (
     solve,
     solve_many,
 )
+from prefstats.solver.hidden import (
+    blind_lead,
+    first_lead_many,
+    hidden_discard_many,
+    hidden_discard_tricks,
+)
 
 __all__ = [
     "LAYOUT_ROWS",
@@ -59,8 +65,12 @@ __all__ = [
     "best_card",
     "best_discard",
     "best_discard_many",
+    "blind_lead",
     "clear_tables",
     "defence_quick_tricks",
+    "first_lead_many",
+    "hidden_discard_many",
+    "hidden_discard_tricks",
     "late_discard_reaches",
     "makes_many",
     "misere_one_suit_catch",
