@@ -63,7 +63,7 @@ from prefstats.solver._tables import (
 # numba's reference counting (``_nrt=False``, an option numba keeps without documenting it).
 # Counting the references of the table argument cost an atomic increment and decrement at
 # every probe, 6% of the dealt potential's time; no kernel given these options allocates an
-# array or keeps one (docs/design.md, "Reference counting"). The batch loops called from
+# array or keeps one (docs/design.md, "Compilation and its cache"). The batch loops called from
 # Python keep numba's defaults.
 KERNEL: dict[str, Any] = {"cache": True, "nogil": True, "_nrt": False}
 

@@ -1,5 +1,5 @@
 """How a run's files are stored: parquet with provenance, shipped CSV tables, atomic writes
-(docs/design.md, "Runs" and "Provenance").
+(docs/design.md, "Runs" and "Shipped tables").
 
 Every file is written to a temporary name beside its place (``.tmp-…``) and renamed onto it,
 so a reader never sees half a file (a full disk leaves the old file or none); a run removes
