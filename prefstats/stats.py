@@ -125,5 +125,6 @@ def ratio_of_means(
     residual = x - ratio * y
     se = float(np.sqrt(residual.var(ddof=1) / n) / y.mean())
     half = z_value(confidence) * se
-    return Estimate(float(ratio), float(ratio - half), float(ratio + half), n, float(x.sum()),
-                    confidence)  # fmt: skip
+    return Estimate(
+        float(ratio), float(ratio - half), float(ratio + half), n, float(x.sum()), confidence
+    )

@@ -27,8 +27,15 @@ def forced_play():
     deals, seat = deals[rows], seat[rows]
     strain = strain_tricks(deals[np.arange(len(rows)), seat]).argmax(axis=1)
     bids = np.where(np.arange(len(rows)) < 20, MISERE_RANK, strain).astype(np.int8)
-    frame = pd.DataFrame({"first": deals[:, 0], "second": deals[:, 1], "third": deals[:, 2],
-                          "talon": deals[:, 3], "declarer": seat})  # fmt: skip
+    frame = pd.DataFrame(
+        {
+            "first": deals[:, 0],
+            "second": deals[:, 1],
+            "third": deals[:, 2],
+            "talon": deals[:, 3],
+            "declarer": seat,
+        }
+    )
     index = np.arange(len(rows))
     tables = {
         name: pd.concat(

@@ -124,8 +124,12 @@ def naive_holding_summaries(
         kept = [(by_defenders, own) for n_out, by_defenders, own in solved if n_out <= limit]
         caught_defenders = sum(by_defenders for by_defenders, _ in kept)
         caught_own = sum(own for _, own in kept)
-        summaries[limit] = (_label(declarer, caught_defenders, caught_own), len(kept),
-                            caught_defenders, caught_own)  # fmt: skip
+        summaries[limit] = (
+            _label(declarer, caught_defenders, caught_own),
+            len(kept),
+            caught_defenders,
+            caught_own,
+        )
     return summaries
 
 

@@ -35,9 +35,24 @@ RERUNS = 3  # reruns of a killed run before it counts as not repaired
 
 def study(folder: Path, args: argparse.Namespace, backend: str, jobs: int) -> list[str]:
     """The command line of the study."""
-    return [sys.executable, "-m", "prefstats", "study", "--deals", str(args.deals), "--seed",
-            str(args.seed), "--chunk-size", str(args.chunk_size), "--jobs", str(jobs),
-            "--backend", backend, "--out", str(folder)]  # fmt: skip
+    return [
+        sys.executable,
+        "-m",
+        "prefstats",
+        "study",
+        "--deals",
+        str(args.deals),
+        "--seed",
+        str(args.seed),
+        "--chunk-size",
+        str(args.chunk_size),
+        "--jobs",
+        str(jobs),
+        "--backend",
+        backend,
+        "--out",
+        str(folder),
+    ]
 
 
 def start(command: list[str]) -> subprocess.Popen[bytes]:
@@ -45,8 +60,9 @@ def start(command: list[str]) -> subprocess.Popen[bytes]:
     as long as the last worker holding it)."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     with open(Path(command[-1]).with_suffix(".log"), "ab") as log:
-        return subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=log,
-                                start_new_session=True)  # fmt: skip
+        return subprocess.Popen(
+            command, cwd=ROOT, env=env, stdout=log, stderr=log, start_new_session=True
+        )
 
 
 def finish(process: subprocess.Popen[bytes]) -> int | None:
@@ -119,9 +135,18 @@ def main() -> int:
         print("the undamaged run failed", file=sys.stderr)
         return 1
     reference = load_study(base / "reference")
-    counts = {"kills": 0, "main killed": 0, "worker killed": 0, "reruns": 0, "runs": 0,
-              "identical tables": 0, "different tables": 0, "not repaired": 0, "hangs": 0,
-              "left behind": 0}  # fmt: skip
+    counts = {
+        "kills": 0,
+        "main killed": 0,
+        "worker killed": 0,
+        "reruns": 0,
+        "runs": 0,
+        "identical tables": 0,
+        "different tables": 0,
+        "not repaired": 0,
+        "hangs": 0,
+        "left behind": 0,
+    }
     trial = 0
     killed_sessions: list[tuple[float, int]] = []  # (when, session) of killed main processes
     while counts["kills"] < args.kills:
@@ -132,8 +157,11 @@ def main() -> int:
         process = start(command)
         counts["runs"] += 1
         deadline = time.monotonic() + HANG_SECONDS
-        while (not list(folder.glob("chunk-*.parquet")) and process.poll() is None
-               and time.monotonic() < deadline):  # fmt: skip
+        while (
+            not list(folder.glob("chunk-*.parquet"))
+            and process.poll() is None
+            and time.monotonic() < deadline
+        ):
             time.sleep(0.05)
         time.sleep(rng.uniform(0.0, 1.5))
         victim, what = process.pid, "main"

@@ -13,7 +13,12 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[1] / "prefstats"
 # Lowest first; a module may import its own subpackage and any lower layer.
 LAYERS = {
-    "version": 0, "stats": 0, "data": 0, "names": 0, "kernels": 0, "checks": 0,
+    "version": 0,
+    "stats": 0,
+    "data": 0,
+    "names": 0,
+    "kernels": 0,
+    "checks": 0,
     "game": 1,
     "solver": 2,
     "misere": 3,
@@ -22,7 +27,7 @@ LAYERS = {
     "report": 6,
     "benchmarks": 7,
     "cli": 8,
-}  # fmt: skip
+}
 
 
 def module_name(path: Path) -> str:

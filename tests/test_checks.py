@@ -26,9 +26,15 @@ def test_is_int_takes_ints_and_numpy_integers_but_not_bools():
 
 @pytest.mark.parametrize(
     ("args", "expected"),
-    [(("n", 3), 3), (("n", np.int8(-2)), -2), (("n", 0, 0, 10), 0), (("n", 10, 0, 10), 10),
-     (("n", 4, 1), 4), (("n", -4, None, 0), -4)],
-)  # fmt: skip
+    [
+        (("n", 3), 3),
+        (("n", np.int8(-2)), -2),
+        (("n", 0, 0, 10), 0),
+        (("n", 10, 0, 10), 10),
+        (("n", 4, 1), 4),
+        (("n", -4, None, 0), -4),
+    ],
+)
 def test_integer_returns_a_plain_int(args, expected):
     value = integer(*args)
     assert value == expected and type(value) is int

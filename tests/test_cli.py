@@ -97,16 +97,42 @@ def test_solve_errors(capsys):
 
 def test_sensitivity_writes_one_row_per_limit(tmp_path, capsys):
     out = tmp_path / "sens"
-    args = ["sensitivity", "--deals", "2000", "--chunk-size", "1000", "--limits", "none", "0.3",
-            "--runs", str(tmp_path / "runs"), "--out", str(out)]  # fmt: skip
+    args = [
+        "sensitivity",
+        "--deals",
+        "2000",
+        "--chunk-size",
+        "1000",
+        "--limits",
+        "none",
+        "0.3",
+        "--runs",
+        str(tmp_path / "runs"),
+        "--out",
+        str(out),
+    ]
     assert main(args) == 0
     table = pd.read_parquet(out.with_suffix(".parquet"))
     assert list(table["label"]) == ["none", "0.3"] and (table["n"] == 2000).all()
     assert table["misere"].iloc[0] < table["misere"].iloc[1]
     assert (table["misere_low"] <= table["misere_rate"]).all()
     # The row of a limit is the played count of a plain study with that limit on the same deals.
-    assert main(["study", "--deals", "2000", "--chunk-size", "1000", "--misere-risk-limit", "0.3",
-                 "--out", str(tmp_path / "plain")]) == 0  # fmt: skip
+    assert (
+        main(
+            [
+                "study",
+                "--deals",
+                "2000",
+                "--chunk-size",
+                "1000",
+                "--misere-risk-limit",
+                "0.3",
+                "--out",
+                str(tmp_path / "plain"),
+            ]
+        )
+        == 0
+    )
     played = summarize(tmp_path / "plain").query("measure == 'played'").set_index("event")
     row = table.set_index("label").loc["0.3"]
     assert (row["nine"], row["misere"]) == tuple(played.loc[["nine", "misère"], "count"])
@@ -137,24 +163,42 @@ def places(tmp_path_factory):
 
 
 BAD = [
-    ["deal", "--n", "0"], ["deal", "--n", "x"], ["deal", "--seed", "-1"],
-    ["solve", "garbage"], ["solve", DEAL + " | garbage"], ["solve", DEAL + " | ♠7 8"],
-    ["solve", DEAL, "--declarer", "5"], ["solve", DEAL, "--contract", "6X"],
-    ["ev", "♠7 8"], ["ev", HAND, "--risk-aversion", "-1"], ["ev", HAND, "--risk-aversion", "nan"],
-    ["ev", HAND, "--seat", "3"], ["ev", HAND, "--discard", "worst"], ["ev", HAND, "--n", "0"],
-    ["misere", HAND, "--n", "1"], ["misere", HAND, "--discard", "♠K Q"],
-    ["misere", HAND, "--exhaustive"], ["classify", "7 X"], ["classify", "♠7 ♠7"],
-    ["study", "--deals", "0", "--out", "{base}/new"], ["study", "--out", "{base}/a-file"],
+    ["deal", "--n", "0"],
+    ["deal", "--n", "x"],
+    ["deal", "--seed", "-1"],
+    ["solve", "garbage"],
+    ["solve", DEAL + " | garbage"],
+    ["solve", DEAL + " | ♠7 8"],
+    ["solve", DEAL, "--declarer", "5"],
+    ["solve", DEAL, "--contract", "6X"],
+    ["ev", "♠7 8"],
+    ["ev", HAND, "--risk-aversion", "-1"],
+    ["ev", HAND, "--risk-aversion", "nan"],
+    ["ev", HAND, "--seat", "3"],
+    ["ev", HAND, "--discard", "worst"],
+    ["ev", HAND, "--n", "0"],
+    ["misere", HAND, "--n", "1"],
+    ["misere", HAND, "--discard", "♠K Q"],
+    ["misere", HAND, "--exhaustive"],
+    ["classify", "7 X"],
+    ["classify", "♠7 ♠7"],
+    ["study", "--deals", "0", "--out", "{base}/new"],
+    ["study", "--out", "{base}/a-file"],
     ["study", "--deals", "10", "--out", "/proc/prefstats-run"],  # unwritable even for root
     ["study", "--deals", "10", "--scheduler", "tcp://127.0.0.1:9", "--out", "{base}/x"],
     ["study", "--deals", "10", "--evaluator", "psychic", "--out", "{base}/x"],
     ["study", "--deals", "10", "--misere-risk-limit", "nan", "--out", "{base}/x"],
     ["study", "--deals", "500", "--seed", "2", "--out", "{base}/run"],
-    ["report", "{base}/nothing"], ["report", "{base}/broken"],
-    ["report", "{base}/run", "--out", "{base}"], ["report", "{base}/run", "--ev", "{base}/a-file"],
-    ["export", "{base}/a-file"], ["misere-ev", "{base}/broken"],
-    ["sensitivity", "--limits", "2"], ["bench", "nothing"], ["catch-tables", "--only", "triples"],
-]  # fmt: skip
+    ["report", "{base}/nothing"],
+    ["report", "{base}/broken"],
+    ["report", "{base}/run", "--out", "{base}"],
+    ["report", "{base}/run", "--ev", "{base}/a-file"],
+    ["export", "{base}/a-file"],
+    ["misere-ev", "{base}/broken"],
+    ["sensitivity", "--limits", "2"],
+    ["bench", "nothing"],
+    ["catch-tables", "--only", "triples"],
+]
 
 
 @pytest.mark.parametrize("argv", BAD, ids=[" ".join(a)[:60] for a in BAD])
@@ -171,15 +215,45 @@ def test_a_users_mistake_is_one_line_and_exit_code_2(argv, places, capsys):
 
 
 def test_no_half_made_run_after_a_failed_start(places, capsys):
-    assert main(["study", "--deals", "10", "--backend", "dask", "--scheduler",
-                 "tcp://127.0.0.1:9", "--out", str(places / "never")]) == 2  # fmt: skip
+    assert (
+        main(
+            [
+                "study",
+                "--deals",
+                "10",
+                "--backend",
+                "dask",
+                "--scheduler",
+                "tcp://127.0.0.1:9",
+                "--out",
+                str(places / "never"),
+            ]
+        )
+        == 2
+    )
     assert "cannot reach the dask scheduler" in capsys.readouterr().err
     assert not (places / "never").exists()
 
 
 def test_too_many_jobs_are_capped_with_a_warning(places, capsys):
-    assert main(["study", "--deals", "400", "--seed", "1", "--chunk-size", "200", "--jobs",
-                 "999", "--out", str(places / "run")]) == 0  # fmt: skip
+    assert (
+        main(
+            [
+                "study",
+                "--deals",
+                "400",
+                "--seed",
+                "1",
+                "--chunk-size",
+                "200",
+                "--jobs",
+                "999",
+                "--out",
+                str(places / "run"),
+            ]
+        )
+        == 0
+    )
     assert "--jobs 999 is more than the" in capsys.readouterr().err
 
 
@@ -311,8 +385,22 @@ def test_misere_without_a_seed_prints_a_short_one(capsys):
 
 
 def test_ru_translates_the_labels_too(capsys):
-    assert main(["misere", "♠7 8 9 ♣7 8 ♦7 8 ♥7 8 9", "--n", "10", "--discard", "heuristic",
-                 "--seed", "1", "--ru"]) == 0  # fmt: skip
+    assert (
+        main(
+            [
+                "misere",
+                "♠7 8 9 ♣7 8 ♦7 8 ♥7 8 9",
+                "--n",
+                "10",
+                "--discard",
+                "heuristic",
+                "--seed",
+                "1",
+                "--ru",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "прикуп" in out and "P(поймали)" in out and "зерно 1" in out and "talon" not in out
     assert main(["solve", DEAL, "--table", "--ru"]) == 0

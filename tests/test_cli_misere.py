@@ -36,13 +36,25 @@ def test_classify_holding_and_hand(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_misere_command(capsys: pytest.CaptureFixture[str]) -> None:
-    args = parse(["misere", HAND, "--seat", "1", "--n", "40", "--seed", "3",
-                  "--discard", "heuristic"])  # fmt: skip
+    args = parse(
+        ["misere", HAND, "--seat", "1", "--n", "40", "--seed", "3", "--discard", "heuristic"]
+    )
     args.func(args)
     out = capsys.readouterr().out
     assert "seat 1" in out and "40 random layouts, seed 3" in out and "P(caught)" in out
-    args = parse(["misere", QUICK, "--talon", "♠A K", "--discard", "♠A K", "--exhaustive",
-                  "--information", "open"])  # fmt: skip
+    args = parse(
+        [
+            "misere",
+            QUICK,
+            "--talon",
+            "♠A K",
+            "--discard",
+            "♠A K",
+            "--exhaustive",
+            "--information",
+            "open",
+        ]
+    )
     args.func(args)
     assert "184,756 all layouts" in capsys.readouterr().out
     with pytest.raises(SystemExit):
@@ -67,8 +79,9 @@ def _bracket(out: str) -> dict[str, float]:
 def test_misere_command_as_played(capsys: pytest.CaptureFixture[str]) -> None:
     """The default prints the low end in full, then the bracket and the floor, on the same
     layouts: floor <= low <= high; without the talon the first hand gets no blind lead."""
-    args = parse(["misere", HAND, "--talon", "♠K ♦J", "--discard", "♠K A", "--n", "60",
-                  "--seed", "5"])  # fmt: skip
+    args = parse(
+        ["misere", HAND, "--talon", "♠K ♦J", "--discard", "♠K A", "--n", "60", "--seed", "5"]
+    )
     args.func(args)
     out = capsys.readouterr().out
     assert "information: as played, low end" in out

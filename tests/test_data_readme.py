@@ -69,17 +69,25 @@ def test_misere_ev_comes_from_the_potential_run():
     provenance = read_provenance(shipped("misere_ev.parquet"))
     study = parsed(COMMANDS["potential_summary"][0])
     assert args.run == study.out
-    assert provenance == {"kind": "misere_ev", "run": study_spec(study).as_run_spec(),
-                          "n": args.n, "seed": args.seed, "discard": args.discard,
-                          "scoring": args.scoring}  # fmt: skip
+    assert provenance == {
+        "kind": "misere_ev",
+        "run": study_spec(study).as_run_spec(),
+        "n": args.n,
+        "seed": args.seed,
+        "discard": args.discard,
+        "scoring": args.scoring,
+    }
 
 
 def test_catch_tables_come_from_their_command():
     rates = parsed(COMMANDS["catch_rates"][0])
     provenance = read_provenance(shipped("catch_rates.parquet"))
     assert provenance["seed"] == rates.seed
-    assert provenance["layouts"] == {"clean-sides": rates.n, "clean-sides 3-4 card catchable":
-                                     rates.n_slow, "lowest-sides": rates.lowest_n}  # fmt: skip
+    assert provenance["layouts"] == {
+        "clean-sides": rates.n,
+        "clean-sides 3-4 card catchable": rates.n_slow,
+        "lowest-sides": rates.lowest_n,
+    }
     assert provenance["as_dealt_deals"]["deals"] == rates.dealt
     assert provenance["as_dealt_deals"]["seed"] == rates.dealt_seed
     pairs = parsed(COMMANDS["catch_pairs"][0])
@@ -93,10 +101,13 @@ def test_catch_tables_come_from_their_command():
 def test_csv_repeats_the_parquet_file(stem):
     parquet = shipped(f"{stem}.parquet")
     csv = parquet.with_suffix(".csv")
-    header = [line[2:] for line in csv.read_text(encoding="utf-8").splitlines()
-              if line.startswith("# ")]  # fmt: skip
-    provenance = {key: json.loads(value) for key, value in
-                  (line.split(": ", 1) for line in header[1:])}  # fmt: skip
+    header = [
+        line[2:] for line in csv.read_text(encoding="utf-8").splitlines() if line.startswith("# ")
+    ]
+    provenance = {
+        key: json.loads(value) for key, value in (line.split(": ", 1) for line in header[1:])
+    }
     assert provenance == read_provenance(parquet)
-    pd.testing.assert_frame_equal(read_csv(csv), pd.read_parquet(parquet), check_dtype=False,
-                                  atol=1e-5)  # fmt: skip
+    pd.testing.assert_frame_equal(
+        read_csv(csv), pd.read_parquet(parquet), check_dtype=False, atol=1e-5
+    )

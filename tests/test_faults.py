@@ -59,8 +59,10 @@ def others(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         "chunk size": StudySpec(deals=3000, seed=5, chunk_size=1500),
         "potential": StudySpec(deals=3000, seed=5, chunk_size=1000, potential=True),
     }
-    return {name: run_study(spec, base / name.replace(" ", "-"), progress=False)
-            for name, spec in specs.items()}  # fmt: skip
+    return {
+        name: run_study(spec, base / name.replace(" ", "-"), progress=False)
+        for name, spec in specs.items()
+    }
 
 
 def copy_in(source: Path, target: Path, index: int = 1) -> None:
@@ -88,8 +90,9 @@ def nonsense_rows_resealed(folder: Path) -> None:
     """A chunk whose first hand got a card of the second hand, with a forged seal."""
     path = chunk_path(folder, 2)
     table = pd.read_parquet(path)
-    table.loc[5, "first"] = int(table.loc[5, "first"]) | (int(table.loc[5, "second"]) & -int(
-        table.loc[5, "second"]))  # fmt: skip
+    table.loc[5, "first"] = int(table.loc[5, "first"]) | (
+        int(table.loc[5, "second"]) & -int(table.loc[5, "second"])
+    )
     write_table(table, path, {"forged": True})
     seal = json.loads(seal_path(folder, 2).read_text())
     seal_path(folder, 2).write_text(json.dumps({**seal, "sha256": file_digest(path)}))
@@ -124,8 +127,22 @@ def test_a_damaged_run_is_refused_then_repaired(fault, reference, others, tmp_pa
     errors = capsys.readouterr().err.strip().splitlines()
     assert len(errors) == 2 and all("chunk-0000" in line for line in errors)
     assert not (tmp_path / "summary.parquet").exists() and not (tmp_path / "r.html").exists()
-    assert main(["study", "--deals", "3000", "--seed", "5", "--chunk-size", "1000",
-                 "--out", str(folder)]) == 0  # fmt: skip
+    assert (
+        main(
+            [
+                "study",
+                "--deals",
+                "3000",
+                "--seed",
+                "5",
+                "--chunk-size",
+                "1000",
+                "--out",
+                str(folder),
+            ]
+        )
+        == 0
+    )
     said = capsys.readouterr().err
     if fault != "deleted":  # nothing to move aside: the chunk is simply computed
         assert f"moved to {QUARANTINE}/, recomputing it" in said
@@ -200,8 +217,9 @@ if __name__ == "__main__":
 """
 
 
-def child(tmp_path: Path, code: str, *args: str, limit_bytes: int | None = None,
-          timeout: float = HANG) -> subprocess.CompletedProcess[str]:  # fmt: skip
+def child(
+    tmp_path: Path, code: str, *args: str, limit_bytes: int | None = None, timeout: float = HANG
+) -> subprocess.CompletedProcess[str]:
     """Run ``code`` in a fresh Python (this worktree's package first) in its own process group,
     killing the whole group if it outlives ``timeout``; optionally with files limited to
     ``limit_bytes`` (a write past it fails with EFBIG, as on a full disk)."""
@@ -214,9 +232,16 @@ def child(tmp_path: Path, code: str, *args: str, limit_bytes: int | None = None,
             resource.setrlimit(resource.RLIMIT_FSIZE, (limit_bytes, limit_bytes))
 
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    process = subprocess.Popen([sys.executable, str(script), *args], cwd=ROOT, env=env,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               start_new_session=True, preexec_fn=limit)  # fmt: skip
+    process = subprocess.Popen(
+        [sys.executable, str(script), *args],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        preexec_fn=limit,
+    )
     try:
         out, err = process.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -267,8 +292,9 @@ def test_report_on_a_full_disk_leaves_no_half_file(reference, tmp_path):
         assert main(["report", str(reference[0]), "--out", str(out)]) == 0
     whole = out.read_bytes()
     assert len(whole) > 100_000
-    done = child(tmp_path, REPORT_CHILD, "report", str(reference[0]), "--out", str(out),
-                 limit_bytes=100_000)  # fmt: skip
+    done = child(
+        tmp_path, REPORT_CHILD, "report", str(reference[0]), "--out", str(out), limit_bytes=100_000
+    )
     assert done.returncode == 2, done.stderr[-2000:]
     said = [line for line in done.stderr.splitlines() if line.startswith("prefstats report:")]
     assert len(said) == 1 and "File too large" in said[0]
@@ -363,8 +389,11 @@ def test_a_second_run_on_a_folder_stops_naming_the_first(tmp_path):
     folder = tmp_path / "run"
     script = tmp_path / "slow.py"
     script.write_text(SLOW_CHILD)
-    first = subprocess.Popen([sys.executable, str(script), str(folder)], cwd=ROOT,
-                             env={**os.environ, "PYTHONPATH": str(ROOT)})  # fmt: skip
+    first = subprocess.Popen(
+        [sys.executable, str(script), str(folder)],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     try:
         deadline = time.monotonic() + HANG
         while not chunk_path(folder, 0).exists() and time.monotonic() < deadline:
@@ -423,21 +452,26 @@ def test_no_loky_process_outlives_a_killed_run_for_long(tmp_path):
     psutil = pytest.importorskip("psutil")
     script = tmp_path / "idle.py"
     script.write_text(IDLE_CHILD)
-    main_process = subprocess.Popen([sys.executable, str(script), str(tmp_path / "run")],
-                                    cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
-                                    stdout=subprocess.PIPE, text=True)  # fmt: skip
+    main_process = subprocess.Popen(
+        [sys.executable, str(script), str(tmp_path / "run")],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     assert main_process.stdout is not None
     kids = [int(pid) for pid in main_process.stdout.readline().split()]
     assert len(kids) >= 2  # the workers (and the resource tracker)
     main_process.kill()
     main_process.wait()
     deadline = time.monotonic() + 10  # the workers poll every 0.5 s
-    while time.monotonic() < deadline and any(psutil.pid_exists(pid) and
-                                              psutil.Process(pid).status() != "zombie"
-                                              for pid in kids):  # fmt: skip
+    while time.monotonic() < deadline and any(
+        psutil.pid_exists(pid) and psutil.Process(pid).status() != "zombie" for pid in kids
+    ):
         time.sleep(0.2)
-    alive = [pid for pid in kids if psutil.pid_exists(pid)
-             and psutil.Process(pid).status() != "zombie"]  # fmt: skip
+    alive = [
+        pid for pid in kids if psutil.pid_exists(pid) and psutil.Process(pid).status() != "zombie"
+    ]
     for pid in alive:  # leave nothing behind, whatever the outcome
         os.kill(pid, signal.SIGKILL)
     assert not alive, f"{len(alive)} of {len(kids)} processes outlived the run by 10 s"

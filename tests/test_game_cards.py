@@ -39,8 +39,16 @@ SUIT_WRITINGS = [
     ("♦", "D", "d", "б"),
     ("♥", "H", "h", "ч"),
 ]
-RANK_WRITINGS = [("7",), ("8",), ("9",), ("10", "T", "t"), ("J", "j", "В"), ("Q", "q", "Д"),
-                 ("K", "k", "К"), ("A", "a", "Т")]  # fmt: skip
+RANK_WRITINGS = [
+    ("7",),
+    ("8",),
+    ("9",),
+    ("10", "T", "t"),
+    ("J", "j", "В"),
+    ("Q", "q", "Д"),
+    ("K", "k", "К"),
+    ("A", "a", "Т"),
+]
 
 
 @given(masks, st.randoms(use_true_random=False))
@@ -127,9 +135,17 @@ def test_parse_format_round_trip(style: cards.Style) -> None:
 
 @pytest.mark.parametrize(
     ("text", "expected"),
-    [("7 10 J", "7 10 J"), ("789JQKA", "7 8 9 J Q K A"), ("7,t,j", "7 10 J"), ("ВДКТ", "J Q K A"),
-     ("-", "-"), ("", "-"), ("ТКДВ10987", "7 8 9 10 J Q K A"), ("7,8;9", "7 8 9")],
-)  # fmt: skip
+    [
+        ("7 10 J", "7 10 J"),
+        ("789JQKA", "7 8 9 J Q K A"),
+        ("7,t,j", "7 10 J"),
+        ("ВДКТ", "J Q K A"),
+        ("-", "-"),
+        ("", "-"),
+        ("ТКДВ10987", "7 8 9 10 J Q K A"),
+        ("7,8;9", "7 8 9"),
+    ],
+)
 def test_parse_holding_accepts_notations(text: str, expected: str) -> None:
     assert format_holding(parse_holding(text)) == expected
 

@@ -27,9 +27,25 @@ from tests.naive_misere import naive_holding_summaries
 SOURCE_CLEAN = ["7", "78", "789", "78910", "789В", "789Д", "78910В", "7810Д"]
 SOURCE_CONDITIONALLY_CLEAN = ["79", "78В", "79В", "78ВД", "79ВД", "79ВК", "79ВДКТ"]
 SOURCE_CATCHABLE = [
-    "710", "7В", "710В", "710Д", "710К", "710Т", "79Д", "79К", "710ДТ", "79ДК", "789Т", "79КТ",
-    "710ДКТ", "8", "9", "10", "89", "810",
-]  # fmt: skip
+    "710",
+    "7В",
+    "710В",
+    "710Д",
+    "710К",
+    "710Т",
+    "79Д",
+    "79К",
+    "710ДТ",
+    "79ДК",
+    "789Т",
+    "79КТ",
+    "710ДКТ",
+    "8",
+    "9",
+    "10",
+    "89",
+    "810",
+]
 SOURCE_EXAMPLES = (
     [(text, SuitClass.CLEAN) for text in SOURCE_CLEAN]
     + [(text, SuitClass.CONDITIONALLY_CLEAN) for text in SOURCE_CONDITIONALLY_CLEAN]
@@ -74,9 +90,7 @@ def test_class_counts_without_out_of_play_cards() -> None:
 
 
 def test_models_differ_only_for_long_holdings_clean_without_discards() -> None:
-    changed = [
-        h for h in range(256) if suit_class(h, max_out_of_play=0) != suit_class(h)
-    ]  # fmt: skip
+    changed = [h for h in range(256) if suit_class(h, max_out_of_play=0) != suit_class(h)]
     assert len(changed) == 22
     for holding in changed:
         assert suit_class(holding, max_out_of_play=0) is SuitClass.CLEAN
@@ -173,9 +187,14 @@ def test_class_codes_array_matches_suit_class() -> None:
 def test_table_columns() -> None:
     table = suit_class_table()
     assert list(table.columns) == [
-        "holding", "text", "n_cards", "suit_class", "layouts", "caught_defenders_lead",
+        "holding",
+        "text",
+        "n_cards",
+        "suit_class",
+        "layouts",
+        "caught_defenders_lead",
         "caught_own_lead",
-    ]  # fmt: skip
+    ]
     assert table["holding"].tolist() == list(range(256))
     assert table.loc[parse_holding("7 10"), "text"] == "7 10"
 

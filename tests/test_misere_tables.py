@@ -80,9 +80,13 @@ def test_players_rates_are_as_dealt_where_measured_on_their_own() -> None:
 
 @pytest.mark.parametrize(
     ("holding", "lead", "message"),
-    [("7 10", "middle", "lead must be"), ("7 10", 3, "lead must be"), (256, "own", "8-bit"),
-     ("7 X", "own", "bad rank")],
-)  # fmt: skip
+    [
+        ("7 10", "middle", "lead must be"),
+        ("7 10", 3, "lead must be"),
+        (256, "own", "8-bit"),
+        ("7 X", "own", "bad rank"),
+    ],
+)
 def test_catch_rate_rejects_bad_input(holding: int | str, lead: str | int, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         catch_rate(holding, lead)

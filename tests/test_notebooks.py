@@ -20,8 +20,12 @@ os.environ["PREFSTATS_NOTEBOOK_LAYOUTS"] = "462"
 def executed(request: pytest.FixtureRequest) -> nbformat.NotebookNode:
     path: Path = request.param
     notebook = nbformat.read(path, as_version=4)
-    client = NotebookClient(notebook, timeout=600, kernel_name="python3",
-                            resources={"metadata": {"path": str(path.parent)}})  # fmt: skip
+    client = NotebookClient(
+        notebook,
+        timeout=600,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(path.parent)}},
+    )
     client.execute()
     return notebook
 
@@ -51,6 +55,9 @@ def test_it_ends_with_a_written_answer(executed):
     headings = [c.source for c in executed.cells if c.cell_type == "markdown"]
     assert any(h.startswith("## Answer") for h in headings)
     last = executed.cells[-1]
-    written = last.source if last.cell_type == "markdown" else "".join(
-        o.get("text", "") for o in last.outputs)  # fmt: skip
+    written = (
+        last.source
+        if last.cell_type == "markdown"
+        else "".join(o.get("text", "") for o in last.outputs)
+    )
     assert len(written.split()) >= 25, "the answer is a few sentences"

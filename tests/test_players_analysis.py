@@ -140,8 +140,21 @@ def test_bad_input_names_the_mistake() -> None:
 def test_cli_fixed_talon_and_discard_fix_all_but_the_layout(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    args = ["analyze", SIX, "--seat", "1", "--talon", "♦A ♥9", "--discard", "♥7 8",
-            "--n", "60", "--seed", "5", "--json"]  # fmt: skip
+    args = [
+        "analyze",
+        SIX,
+        "--seat",
+        "1",
+        "--talon",
+        "♦A ♥9",
+        "--discard",
+        "♥7 8",
+        "--n",
+        "60",
+        "--seed",
+        "5",
+        "--json",
+    ]
     assert main(args) == 0
     first = json.loads(capsys.readouterr().out)
     assert main(args) == 0
@@ -153,15 +166,46 @@ def test_cli_fixed_talon_and_discard_fix_all_but_the_layout(
 
 
 def test_cli_prints_the_table_the_model_and_the_seed(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["analyze", SIX, "--seat", "1", "--talon", "♦A ♥9", "--n", "40",
-                 "--discard", "heuristic"]) == 0  # fmt: skip
+    assert (
+        main(
+            [
+                "analyze",
+                SIX,
+                "--seat",
+                "1",
+                "--talon",
+                "♦A ♥9",
+                "--n",
+                "40",
+                "--discard",
+                "heuristic",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "seed " in out and "model:" in out and "recommended bid:" in out
     assert "heuristic bidder:" in out and "10NT" in out and "misère" in out
     seed = int(out.split("seed ")[1].split(")")[0].split(";")[0].split()[0])
     assert 0 <= seed < 1_000_000
-    assert main(["analyze", SIX, "--talon", "♦A ♥9", "--n", "40", "--discard", "heuristic",
-                 "--ru", "--seed", "1"]) == 0  # fmt: skip
+    assert (
+        main(
+            [
+                "analyze",
+                SIX,
+                "--talon",
+                "♦A ♥9",
+                "--n",
+                "40",
+                "--discard",
+                "heuristic",
+                "--ru",
+                "--seed",
+                "1",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "мизер" in out and "БК" in out and "прикуп" in out and "лучшая заявка" in out
 

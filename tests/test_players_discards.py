@@ -116,10 +116,13 @@ def test_equivalent_discards_play_the_same_double_dummy():
             for c in pick[row]:
                 original = int(discard_candidates(h[None])[0][0, c])
                 tricks = [
-                    solve([int(h) & ~d, int(deal[1]), int(deal[2])], misere=misere,
-                          trump=None if misere else 0)
+                    solve(
+                        [int(h) & ~d, int(deal[1]), int(deal[2])],
+                        misere=misere,
+                        trump=None if misere else 0,
+                    )
                     for d in (original, int(reps[row, c]))
-                ]  # fmt: skip
+                ]
                 assert tricks[0] == tricks[1]
 
 
@@ -135,8 +138,15 @@ def test_the_solvers_best_discard_is_the_best_class_of_equivalent_discards():
         misere = row % 2 == 1
         trump = None if misere else row % 4
         reps = {int(r) for r in equivalent_discards(np.array([hand12], np.uint32), misere)[0]}
-        values = [solve([hand12 & ~r if s == seat else int(deal[s]) for s in range(3)],
-                        trump=trump, misere=misere, declarer=seat) for r in reps]  # fmt: skip
+        values = [
+            solve(
+                [hand12 & ~r if s == seat else int(deal[s]) for s in range(3)],
+                trump=trump,
+                misere=misere,
+                declarer=seat,
+            )
+            for r in reps
+        ]
         _, kernel = best_discard(hand12, others, trump=trump, misere=misere, declarer=seat)
         assert kernel == (min(values) if misere else max(values)), row
 

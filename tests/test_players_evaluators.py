@@ -124,15 +124,17 @@ def test_sampled_filters_change_almost_no_bid():
     games, misere = everything.probabilities(ten, seat, Stream.of(3))
     kept_strains = filter_counts(ten) >= SAMPLED.min_count
     kept_misere = catchable_suits(ten, seat) <= SAMPLED.max_misere_risk
-    filtered = limits_of(np.where(kept_strains[:, None], games, np.nan),
-                         np.where(kept_misere, misere, np.nan))  # fmt: skip
+    filtered = limits_of(
+        np.where(kept_strains[:, None], games, np.nan), np.where(kept_misere, misere, np.nan)
+    )
     assert (filtered != limits_of(games, misere)).sum() <= 2
     assert kept_strains.sum() < 0.6 * kept_strains.size  # the filters do save work
 
 
 def limits_of(games, misere):
-    rank = np.array([[C(f"{level}{s}").rank for s in "♠♣♦♥"] + [C(f"{level}NT").rank]
-                     for level in range(6, 11)])  # fmt: skip
+    rank = np.array(
+        [[C(f"{level}{s}").rank for s in "♠♣♦♥"] + [C(f"{level}NT").rank] for level in range(6, 11)]
+    )
     with np.errstate(invalid="ignore"):
         best = np.where(games >= SAMPLED.threshold, rank, NO_BID).max(axis=(1, 2))
         return np.where((misere >= SAMPLED.threshold) & (best < MISERE_RANK), MISERE_RANK, best)

@@ -141,7 +141,7 @@ def test_result_helpers() -> None:
         ({"exhaustive": True}, "give the talon"),
         ({"exhaustive": True, "talon": "♠K Q", "discard": "upper-bound"}, "'upper-bound' would"),
     ],
-)  # fmt: skip
+)
 def test_bad_input_is_a_clear_error(kwargs: dict, message: str) -> None:
     arguments = {"hand": HAND, "n": 10, **kwargs}
     with pytest.raises(ValueError, match=message):

@@ -17,9 +17,17 @@ from prefstats.studies.misere_ev import run_misere_ev
 from prefstats.studies.study import StudySpec, run_study
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--hide-scrollbars"]  # fmt: skip
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--hide-scrollbars",
+]
 PROBE = """<script>
 window.addEventListener('load', () => {
   const images = [...document.images];
@@ -60,8 +68,9 @@ pytestmark = pytest.mark.skipif(
 @pytest.fixture(scope="module")
 def report(tmp_path_factory: pytest.TempPathFactory) -> Path:
     base = tmp_path_factory.mktemp("browser")
-    run = run_study(StudySpec(deals=2000, seed=4, potential=True, chunk_size=1000), base / "run",
-                    progress=False)  # fmt: skip
+    run = run_study(
+        StudySpec(deals=2000, seed=4, potential=True, chunk_size=1000), base / "run", progress=False
+    )
     ev = run_misere_ev(run, base / "ev", n=10, progress=False)
     return build_report(run, base / "report.html", ev_table=ev)
 
@@ -73,11 +82,20 @@ def probe(page: str, width: int, folder: Path) -> dict:
     frame = folder / "frame.html"
     frame.write_text(FRAME.format(src=probed.as_uri(), width=width), encoding="utf-8")
     dom = subprocess.run(
-        [CHROMIUM, *FLAGS, f"--user-data-dir={folder / 'profile'}",
-         f"--window-size={max(width, 500) + 20},900", "--virtual-time-budget=10000",
-         "--dump-dom", frame.as_uri()],
-        capture_output=True, text=True, timeout=120, check=True,
-    ).stdout  # fmt: skip
+        [
+            CHROMIUM,
+            *FLAGS,
+            f"--user-data-dir={folder / 'profile'}",
+            f"--window-size={max(width, 500) + 20},900",
+            "--virtual-time-budget=10000",
+            "--dump-dom",
+            frame.as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    ).stdout
     found = re.search(r"data-probe=\"([^\"]*)\"", dom)
     assert found, "the page did not finish loading"
     seen: dict = json.loads(html.unescape(found.group(1)))
@@ -87,7 +105,8 @@ def probe(page: str, width: int, folder: Path) -> dict:
 
 def test_the_probe_sees_an_overflow(report, tmp_path):
     wide = report.read_text(encoding="utf-8").replace(
-        "</body>", "<div style='width:3000px'>wide</div></body>")  # fmt: skip
+        "</body>", "<div style='width:3000px'>wide</div></body>"
+    )
     seen = probe(wide, 390, tmp_path)
     assert seen["overflow"] > 0 and "DIV" in seen["wide"]
 

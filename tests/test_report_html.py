@@ -24,8 +24,9 @@ from prefstats.studies.study import StudySpec, run_study
 @pytest.fixture(scope="module")
 def run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("runs") / "small"
-    return run_study(StudySpec(deals=2000, seed=8, potential=True, chunk_size=1000), folder,
-                     progress=False)  # fmt: skip
+    return run_study(
+        StudySpec(deals=2000, seed=8, potential=True, chunk_size=1000), folder, progress=False
+    )
 
 
 @pytest.fixture(scope="module")
@@ -90,7 +91,8 @@ def test_pairs_section_states_the_product_rule_check(page):
 def test_sensitivity_section_shows_each_setting(run, ev, tmp_path):
     table = sensitivity({"0.3": run, "same <run>": run})
     text = build_report(run, tmp_path / "r.html", ev_table=ev, sensitivity=table).read_text(
-        encoding="utf-8")  # fmt: skip
+        encoding="utf-8"
+    )
     assert "How much the misère risk limit decides" in text
     row = table.iloc[0]
     assert f">{tables.ratio_text(row.ratio, row.ratio_low, row.ratio_high)}</td>" in text
@@ -103,10 +105,13 @@ def test_a_missing_table_is_named_and_its_section_left_out(run, tmp_path):
     assert "id='sharing'" not in text and "id='catch'" in text
     with pytest.warns(ReportWarning) as warned:
         text = build_report(run, tmp_path / "r.html", catch_rates=pd.DataFrame()).read_text(
-            encoding="utf-8")  # fmt: skip
+            encoding="utf-8"
+        )
     assert "id='catch'" not in text
     assert {str(w.message).split(":")[1].strip() for w in warned} == {
-        "section 'catch' left out", "section 'sharing' left out"}  # fmt: skip
+        "section 'catch' left out",
+        "section 'sharing' left out",
+    }
 
 
 def test_report_cli(run, tmp_path, capsys):

@@ -388,10 +388,12 @@ def test_large_table_for_layouts_of_one_hand_gives_the_same_answers(trump, miser
     clear_tables()
     whole = solve_many(deals, trump=trump, misere=misere, declarer=1)
     clear_tables()
-    parts = np.concatenate([
-        solve_many(deals[i : i + LAYOUT_ROWS // 2], trump=trump, misere=misere, declarer=1)
-        for i in range(0, len(deals), LAYOUT_ROWS // 2)
-    ])  # fmt: skip
+    parts = np.concatenate(
+        [
+            solve_many(deals[i : i + LAYOUT_ROWS // 2], trump=trump, misere=misere, declarer=1)
+            for i in range(0, len(deals), LAYOUT_ROWS // 2)
+        ]
+    )
     np.testing.assert_array_equal(whole, parts)
     target = 0 if misere else 5
     made = makes_many(deals, target, trump=trump, misere=misere, declarer=1)

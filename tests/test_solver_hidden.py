@@ -161,20 +161,27 @@ def test_the_batch_form_matches_one_at_a_time() -> None:
                 )
             )
         found = hidden_discard_many(
-            np.array(rows, dtype=np.uint32), declarer=declarer, leader=1,
+            np.array(rows, dtype=np.uint32),
+            declarer=declarer,
+            leader=1,
             discards=np.array(discards, dtype=np.uint32),
-        )  # fmt: skip
+        )
         assert found.tolist() == expected
 
 
 @pytest.mark.parametrize(
     ("kwargs", "message"),
-    [({"leader": 3}, "leader must be a seat"), ({"declarer": -1}, "declarer must be a seat"),
-     ({"hand12": 0b111}, "2 cards more"), ({"discards": []}, "at least one discard"),
-     ({"discards": [0b11 << 8]}, "2 cards of the hand"), ({"discards": [0b111]}, "2 cards of"),
-     ({"others": [0b1 << 8, 0b1 << 9, 0]}, "the 2 other hands"),
-     ({"others": [0b1, 0b1 << 9]}, "must not share")],
-)  # fmt: skip
+    [
+        ({"leader": 3}, "leader must be a seat"),
+        ({"declarer": -1}, "declarer must be a seat"),
+        ({"hand12": 0b111}, "2 cards more"),
+        ({"discards": []}, "at least one discard"),
+        ({"discards": [0b11 << 8]}, "2 cards of the hand"),
+        ({"discards": [0b111]}, "2 cards of"),
+        ({"others": [0b1 << 8, 0b1 << 9, 0]}, "the 2 other hands"),
+        ({"others": [0b1, 0b1 << 9]}, "must not share"),
+    ],
+)
 def test_hidden_discard_rejects_bad_input(kwargs: dict, message: str) -> None:
     args = {"hand12": 0b1111, "others": [0b11 << 8, 0b11 << 16]} | kwargs
     with pytest.raises(ValueError, match=message):

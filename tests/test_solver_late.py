@@ -67,11 +67,15 @@ def test_late_discard_against_its_naive_twin(trump: int | None) -> None:
 
 @pytest.mark.parametrize(
     ("kwargs", "message"),
-    [({"target": 0}, "target must be an integer in 1..2, got 0"),
-     ({"target": 3}, "target must be an integer in 1..2, got 3"),
-     ({"target": 1.5}, "target must be an int"), ({"trump": 4}, "trump must be a suit"),
-     ({"leader": 3}, "leader must be 0, 1 or 2"), ({"hand12": 0b111}, "2 cards more")],
-)  # fmt: skip
+    [
+        ({"target": 0}, "target must be an integer in 1..2, got 0"),
+        ({"target": 3}, "target must be an integer in 1..2, got 3"),
+        ({"target": 1.5}, "target must be an int"),
+        ({"trump": 4}, "trump must be a suit"),
+        ({"leader": 3}, "leader must be 0, 1 or 2"),
+        ({"hand12": 0b111}, "2 cards more"),
+    ],
+)
 def test_late_discard_reaches_rejects_bad_input(kwargs: dict, message: str) -> None:
     args = {"hand12": 0b111100, "others": [0b11 << 8, 0b11 << 16], "target": 1} | kwargs
     with pytest.raises(ValueError, match=message):

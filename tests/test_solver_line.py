@@ -17,8 +17,9 @@ from tests.naive import clear_cache, legal_cards, naive_value, suit_of, trick_wi
 
 def check_line(hands, trump, misere, declarer, leader):
     line = play_line(hands, trump=trump, misere=misere, declarer=declarer, leader=leader)
-    expected = naive_value(tuple(hands), trump=trump, misere=misere, declarer=declarer,
-                           leader=leader)  # fmt: skip
+    expected = naive_value(
+        tuple(hands), trump=trump, misere=misere, declarer=declarer, leader=leader
+    )
     assert line.declarer_tricks == expected
     remaining = list(hands)
     to_lead, won = leader, 0
@@ -31,9 +32,14 @@ def check_line(hands, trump, misere, declarer, leader):
             # after this card, best play from here still gives the declarer the line's total
             so_far = trick.cards[: step + 1]
             if len(so_far) < 3:
-                rest = naive_value(tuple(remaining), trump=trump, misere=misere,
-                                   declarer=declarer, leader=trick.leader,
-                                   trick=so_far)  # fmt: skip
+                rest = naive_value(
+                    tuple(remaining),
+                    trump=trump,
+                    misere=misere,
+                    declarer=declarer,
+                    leader=trick.leader,
+                    trick=so_far,
+                )
                 assert won + rest == expected
         assert trick.winner == trick_winner(trick.cards, trick.seats, trump)
         won += trick.winner == declarer
@@ -57,8 +63,11 @@ def test_every_two_card_ending_of_a_small_deck():
     """Every deal of two cards a seat from six cards of two suits, every contract."""
     deck = [0, 1, 2, 8, 9, 10]
     for cards in itertools.permutations(deck):
-        hands = [(1 << cards[0]) | (1 << cards[1]), (1 << cards[2]) | (1 << cards[3]),
-                 (1 << cards[4]) | (1 << cards[5])]  # fmt: skip
+        hands = [
+            (1 << cards[0]) | (1 << cards[1]),
+            (1 << cards[2]) | (1 << cards[3]),
+            (1 << cards[4]) | (1 << cards[5]),
+        ]
         if hands[0] > hands[1]:  # symmetric enough: halve the work
             continue
         for trump, misere in ((None, False), (0, False), (1, False), (None, True)):
@@ -68,8 +77,9 @@ def test_every_two_card_ending_of_a_small_deck():
 
 def test_full_deals_reach_the_solvers_value():
     deals = deal_many(6, seed=5)
-    for row, (declarer, trump) in zip(deals, [(0, 0), (1, None), (2, 3), (0, None)] * 2,
-                                      strict=False):  # fmt: skip
+    for row, (declarer, trump) in zip(
+        deals, [(0, 0), (1, None), (2, 3), (0, None)] * 2, strict=False
+    ):
         hands = [int(h) for h in row[:3]]
         line = play_line(hands, trump=trump, declarer=declarer, leader=0)
         assert line.declarer_tricks == solve(hands, trump=trump, declarer=declarer)

@@ -194,8 +194,16 @@ def test_catch_summary_counts_and_intervals() -> None:
 
 
 def test_build_rates_writes_three_settings_with_provenance(tmp_path: Path) -> None:
-    table = build_rates(tmp_path / "runs", tmp_path, n=3, n_slow=3, n_lowest=3, dealt=1500,
-                        seed=SEED, progress=False)  # fmt: skip
+    table = build_rates(
+        tmp_path / "runs",
+        tmp_path,
+        n=3,
+        n_slow=3,
+        n_lowest=3,
+        dealt=1500,
+        seed=SEED,
+        progress=False,
+    )
     sizes = table.groupby("setting").size()
     assert sizes["clean-sides"] == 254 * 3 and sizes["lowest-sides"] == len(lowest_holdings()) * 3
     assert table[table.setting == "as-dealt"].pooled.all()  # 1,500 deals: every holding sparse
@@ -209,9 +217,13 @@ def test_build_rates_writes_three_settings_with_provenance(tmp_path: Path) -> No
 
 
 def test_lowest_sides_hands_spread_the_lowest_cards() -> None:
-    expected = {"8": "♠8 ♣7 8 9 ♦7 8 9 ♥7 8 9", "7 10": "♠7 10 ♣7 8 9 ♦7 8 9 ♥7 8",
-                "7 10 J": "♠7 10 J ♣7 8 9 ♦7 8 ♥7 8", "7 8 9 A": "♠7 8 9 A ♣7 8 ♦7 8 ♥7 8",
-                "7 9 J Q K": "♠7 9 J Q K ♣7 8 ♦7 8 ♥7"}  # fmt: skip
+    expected = {
+        "8": "♠8 ♣7 8 9 ♦7 8 9 ♥7 8 9",
+        "7 10": "♠7 10 ♣7 8 9 ♦7 8 9 ♥7 8",
+        "7 10 J": "♠7 10 J ♣7 8 9 ♦7 8 ♥7 8",
+        "7 8 9 A": "♠7 8 9 A ♣7 8 ♦7 8 ♥7 8",
+        "7 9 J Q K": "♠7 9 J Q K ♣7 8 ♦7 8 ♥7",
+    }
     for text, hand in expected.items():
         assert format_hand(lowest_sides_hand(parse_holding(text))) == hand
     layouts = sample_layouts((parse_holding("7 10"),), 2000, SEED, "lowest-sides")

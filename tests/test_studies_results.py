@@ -43,8 +43,11 @@ def test_discard_policy_effect(forced_play):
 
 def test_discard_policy_effect_of_run_folders(tmp_path):
     for policy in ("heuristic", "dd"):
-        run_study(StudySpec(deals=300, seed=2, chunk_size=300, discard=policy),
-                  tmp_path / policy, progress=False)  # fmt: skip
+        run_study(
+            StudySpec(deals=300, seed=2, chunk_size=300, discard=policy),
+            tmp_path / policy,
+            progress=False,
+        )
     effect = discard_policy_effect({p: tmp_path / p for p in ("heuristic", "dd")})
     assert list(effect.policy) == ["heuristic", "heuristic", "dd", "dd"]
     assert effect.n.iloc[0] == effect.n.iloc[2] > 100

@@ -41,10 +41,13 @@ def test_rows_and_provenance(tmp_path):
 
 def test_rows_do_not_depend_on_the_chunk_size(tmp_path):
     tables = [
-        load_run(run_chunks(draws, {**SPEC, "chunk_size": size}, tmp_path / f"c{size}",
-                            progress=False)[0].parent)["x"]
+        load_run(
+            run_chunks(draws, {**SPEC, "chunk_size": size}, tmp_path / f"c{size}", progress=False)[
+                0
+            ].parent
+        )["x"]
         for size in (1, 7, 25)
-    ]  # fmt: skip
+    ]
     assert (tables[0] == tables[1]).all() and (tables[1] == tables[2]).all()
     other = run_chunks(draws, {**SPEC, "seed": 12}, tmp_path / "other", progress=False)
     assert not (load_run(other[0].parent)["x"] == tables[0]).all()

@@ -29,8 +29,9 @@ def main(n: int = DEFAULT_N, hands: int = HANDS) -> dict[str, float]:
     deals = deal_many(hands + 1, seed=SEED)
     seats = uniform_integers(hands + 1, 3, seed=SEED)
     analyze(int(deals[0, 0]), seat=0, n=231, seed=SEED, n_jobs=JOBS)  # warm-up
-    print(f"bench analyze: {hands} random hands, {n:,} layouts each (all 231 talons), "
-          f"{JOBS} threads")  # fmt: skip
+    print(
+        f"bench analyze: {hands} random hands, {n:,} layouts each (all 231 talons), {JOBS} threads"
+    )
     walls = []
     widest = 0.0
     for row, seat in zip(deals[1:], seats[1:], strict=True):
@@ -42,9 +43,11 @@ def main(n: int = DEFAULT_N, hands: int = HANDS) -> dict[str, float]:
         table = result.table
         half = float(((table["p_make_high"] - table["p_make_low"]) / 2).max())
         widest = max(widest, half)
-        print(f"  {format_hand(hand)}, seat {seat}: {wall:.1f} s wall, {cpu:.1f} s CPU, "
-              f"{result.n:,} layouts, widest P(make) interval ±{half:.4f}, best "
-              f"{result.recommended}")  # fmt: skip
+        print(
+            f"  {format_hand(hand)}, seat {seat}: {wall:.1f} s wall, {cpu:.1f} s CPU, "
+            f"{result.n:,} layouts, widest P(make) interval ±{half:.4f}, best "
+            f"{result.recommended}"
+        )
     print(
         f"  median {float(np.median(walls)):.1f} s wall a hand (goal: at most 15 s, "
         "every interval within ±0.02)"

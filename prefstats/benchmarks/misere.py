@@ -64,9 +64,12 @@ def time_layouts(hands: np.ndarray, seat: int) -> dict[str, float]:
     tricks, solve_seconds = _cold(lambda: solve_many(hands, misere=True, declarer=seat))
     assert ((tricks == 0) == made).all()
     return {
-        "layouts": len(hands), "makes_seconds": makes_seconds, "solve_seconds": solve_seconds,
-        "p_caught": float(1 - made.mean()), "mean_tricks": float(tricks.mean()),
-    }  # fmt: skip
+        "layouts": len(hands),
+        "makes_seconds": makes_seconds,
+        "solve_seconds": solve_seconds,
+        "p_caught": float(1 - made.mean()),
+        "mean_tricks": float(tricks.mean()),
+    }
 
 
 def time_hidden(hands: np.ndarray, seat: int, hand12: int, discard: int) -> dict[str, float]:
@@ -89,13 +92,15 @@ def time_hidden(hands: np.ndarray, seat: int, hand12: int, discard: int) -> dict
     floor, floor_seconds = _cold(lambda: hidden_discard_many(hidden[:floor_size], declarer=seat))
     assert (found <= tricks).all() and (floor <= found[:floor_size]).all()
     return {
-        "sound": len(possible), "open_ms": 1e3 * open_seconds / len(seen),
+        "sound": len(possible),
+        "open_ms": 1e3 * open_seconds / len(seen),
         "hidden_ms": 1e3 * hidden_seconds / len(seen),
         "floor_ms": 1e3 * floor_seconds / floor_size,
-        "p_open": float((tricks > 0).mean()), "p_hidden": float((found > 0).mean()),
+        "p_open": float((tricks > 0).mean()),
+        "p_hidden": float((found > 0).mean()),
         "p_floor": float((floor > 0).mean()),
         "p_hidden_floor_sample": float((found[:floor_size] > 0).mean()),
-    }  # fmt: skip
+    }
 
 
 def headline_rows() -> list[str]:
@@ -153,8 +158,10 @@ def main() -> dict[str, float]:
             )
             for name, value in figures.items():
                 figures_of[f"{format_hand(kept)}, seat {seat}: {name}"] = value
-    print(f"the discard hidden, on {HIDDEN_SAMPLE:,} of those layouts (floor: {FLOOR_SAMPLE}), "
-          "one core, ms a layout:")  # fmt: skip
+    print(
+        f"the discard hidden, on {HIDDEN_SAMPLE:,} of those layouts (floor: {FLOOR_SAMPLE}), "
+        "one core, ms a layout:"
+    )
     for dealt, talon, discard in HANDS:
         hand12 = parse_hand(dealt) | parse_hand(talon)
         for seat in SEATS:
@@ -172,8 +179,10 @@ def main() -> dict[str, float]:
     print("catch rates (prefstats/data/catch_rates.parquet; three settings, 95% CI):")
     for line in headline_rows():
         print(line)
-    print("pairs of catchable suits (prefstats/data/catch_pairs.parquet; clean suits "
-          "elsewhere, 95% CI):")  # fmt: skip
+    print(
+        "pairs of catchable suits (prefstats/data/catch_pairs.parquet; clean suits "
+        "elsewhere, 95% CI):"
+    )
     for line in headline_pair_rows():
         print(line)
     return figures_of

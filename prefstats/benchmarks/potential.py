@@ -43,9 +43,7 @@ def _shares(stats: np.ndarray) -> dict[str, float]:
     """The positions searched a deal, then each other counter as a share of the questions it
     counts among."""
     names = dict(zip(POTENTIAL_STATS, stats.tolist(), strict=True))
-    strains, miseres, deals = (
-        names["strain questions"], names["misère questions"], names["deals"]
-    )  # fmt: skip
+    strains, miseres, deals = (names["strain questions"], names["misère questions"], names["deals"])
     shares = {"positions searched a deal": names["positions searched"] / max(deals, 1)}
     for name, count in names.items():
         if name in ("deals", "strain questions", "misère questions", "positions searched"):

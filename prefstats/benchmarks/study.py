@@ -76,8 +76,10 @@ def _verdict(rate: float, target: tuple[int, float]) -> str:
 
 def main() -> dict[str, float]:
     """Print and return the rates, and print the extrapolations to the targets."""
-    print(f"study: heuristic evaluator and discard, DD of the played contract, {STUDY_DEALS:,} "
-          f"deals in chunks of {CHUNK_SIZE:,}")  # fmt: skip
+    print(
+        f"study: heuristic evaluator and discard, DD of the played contract, {STUDY_DEALS:,} "
+        f"deals in chunks of {CHUNK_SIZE:,}"
+    )
     rates = {jobs: study_rate(jobs) for jobs in (1, CORES)}
     figures = {f"study, {jobs} jobs: deals a second": rate for jobs, rate in rates.items()}
     for jobs, rate in rates.items():
@@ -96,8 +98,10 @@ def main() -> dict[str, float]:
     ):
         rate = chunk_rate(evaluator, discard)
         figures[f"{name}, 1 job: deals a second"] = rate
-        print(f"{name}: {SAMPLED_DEALS:,} deals, 1 job: {rate:,.0f} deals/s "
-              f"(10^4 deals in {10**4 / rate / 60:.1f} min)")  # fmt: skip
+        print(
+            f"{name}: {SAMPLED_DEALS:,} deals, 1 job: {rate:,.0f} deals/s "
+            f"(10^4 deals in {10**4 / rate / 60:.1f} min)"
+        )
     return figures
 
 

@@ -71,7 +71,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"prefstats {args.command}: {one_line(err)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print(f"prefstats {args.command}: stopped; rerun the same command to resume",
-              file=sys.stderr)  # fmt: skip
+        print(
+            f"prefstats {args.command}: stopped; rerun the same command to resume", file=sys.stderr
+        )
         return 130
     return 0

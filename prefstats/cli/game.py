@@ -19,29 +19,47 @@ DEAL_EXAMPLE = "♠7 10 J ♣10 ♦7 9 10 K A ♥9 | ♠9 ♣7 8 9 Q K A ♥7 K 
 def add_parsers(sub: Any) -> None:
     """Add ``deal`` and ``solve``."""
     deal = sub.add_parser(
-        "deal", help="print random deals (first | second | third | talon)",
+        "deal",
+        help="print random deals (first | second | third | talon)",
         **examples("prefstats deal --n 3 --seed 1", "prefstats deal --seed 1 --ru"),
-    )  # fmt: skip
+    )
     deal.add_argument("--n", type=deal_count, default=5, help="number of deals (default 5)")
-    deal.add_argument("--seed", type=integer, default=None,
-                      help="seed of the deals: deal i of a seed is always the same (default: "
-                           "a fresh one, printed after the deals)")  # fmt: skip
+    deal.add_argument(
+        "--seed",
+        type=integer,
+        default=None,
+        help="seed of the deals: deal i of a seed is always the same (default: "
+        "a fresh one, printed after the deals)",
+    )
     add_ru(deal)
     deal.set_defaults(func=cmd_deal)
 
     solve_ = sub.add_parser(
-        "solve", help="double-dummy tricks of a deal, every contract, or the play card by card",
-        **examples(f'prefstats solve "{DEAL_EXAMPLE}" --contract 6♦',
-                   f'prefstats solve "{DEAL_EXAMPLE}" --table',
-                   f'prefstats solve "{DEAL_EXAMPLE}" --contract misère --declarer 1 --line'),
-    )  # fmt: skip
-    solve_.add_argument("deal", help='"first | second | third" hands of equal size, or a whole '
-                        'deal with its talon (checked, then set aside)')  # fmt: skip
-    solve_.add_argument("--contract", default="6NT",
-                        help="the strain played: 6♠ … 6NT (the level does not matter), or "
-                             "misère (default 6NT)")  # fmt: skip
-    solve_.add_argument("--declarer", type=integer, choices=range(3), default=0,
-                        help="seat 0 first hand, 1 second, 2 third (default 0)")  # fmt: skip
+        "solve",
+        help="double-dummy tricks of a deal, every contract, or the play card by card",
+        **examples(
+            f'prefstats solve "{DEAL_EXAMPLE}" --contract 6♦',
+            f'prefstats solve "{DEAL_EXAMPLE}" --table',
+            f'prefstats solve "{DEAL_EXAMPLE}" --contract misère --declarer 1 --line',
+        ),
+    )
+    solve_.add_argument(
+        "deal",
+        help='"first | second | third" hands of equal size, or a whole '
+        "deal with its talon (checked, then set aside)",
+    )
+    solve_.add_argument(
+        "--contract",
+        default="6NT",
+        help="the strain played: 6♠ … 6NT (the level does not matter), or misère (default 6NT)",
+    )
+    solve_.add_argument(
+        "--declarer",
+        type=integer,
+        choices=range(3),
+        default=0,
+        help="seat 0 first hand, 1 second, 2 third (default 0)",
+    )
     solve_.add_argument(
         "--leader",
         type=integer,
@@ -50,10 +68,10 @@ def add_parsers(sub: Any) -> None:
         help="who leads to the first trick (default 0, the first hand)",
     )
     what = solve_.add_mutually_exclusive_group()
-    what.add_argument("--table", action="store_true",
-                      help="every strain for every declarer and leader")  # fmt: skip
-    what.add_argument("--line", action="store_true",
-                      help="the double-dummy play, trick by trick")  # fmt: skip
+    what.add_argument(
+        "--table", action="store_true", help="every strain for every declarer and leader"
+    )
+    what.add_argument("--line", action="store_true", help="the double-dummy play, trick by trick")
     add_ru(solve_)
     solve_.set_defaults(func=cmd_solve)
 
@@ -89,13 +107,18 @@ def cmd_solve(args: argparse.Namespace) -> None:
         if style == "ru":
             names = dict(zip(SEAT_NAMES, SEATS_TEXT["ru"], strict=True))
             table = table.rename(columns=names).rename_axis(
-                index="масть", columns=["разыгрывающий", "ходит"])  # fmt: skip
+                index="масть", columns=["разыгрывающий", "ходит"]
+            )
         print(table.to_string())
         print(TABLE_NOTE[style])
         return
     contract = Contract.parse(args.contract)
-    options = {"trump": contract.trump, "misere": contract.is_misere, "declarer": args.declarer,
-               "leader": args.leader}  # fmt: skip
+    options = {
+        "trump": contract.trump,
+        "misere": contract.is_misere,
+        "declarer": args.declarer,
+        "leader": args.leader,
+    }
     if args.line:
         print(play_line(hands, **options).format(style_of(args)))
         return
@@ -114,8 +137,9 @@ SEATS_TEXT: dict[Style, tuple[str, ...]] = {
 }
 
 
-def solve_sentence(contract: Contract, declarer: int, leader: int, tricks: int,
-                   style: Style = "en") -> str:  # fmt: skip
+def solve_sentence(
+    contract: Contract, declarer: int, leader: int, tricks: int, style: Style = "en"
+) -> str:
     """``solve``'s answer as a sentence: "6NT, first hand leads: the declarer takes 5 tricks"
     (the declarer's seat named when it is not the first hand; the level is not played).
 

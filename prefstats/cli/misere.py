@@ -55,23 +55,32 @@ DISCARD_HELP = (
 def add_parsers(subparsers: Any) -> None:
     """Add ``classify``, ``misere`` and ``ev`` to an argparse subparsers object."""
     classify = subparsers.add_parser(
-        "classify", help="misère class of a suit holding (e.g. '7 9 J') or of a hand",
+        "classify",
+        help="misère class of a suit holding (e.g. '7 9 J') or of a hand",
         **examples('prefstats classify "7 10"', 'prefstats classify "п 7 8 т 7 9 б 8"'),
-    )  # fmt: skip
-    classify.add_argument("text", help="a holding without suit ('7 10 J') or a hand ('♠7 8 ♣9'), "
-                          "in English or Russian notation (т is clubs, Т the ace)")  # fmt: skip
+    )
+    classify.add_argument(
+        "text",
+        help="a holding without suit ('7 10 J') or a hand ('♠7 8 ♣9'), "
+        "in English or Russian notation (т is clubs, Т the ace)",
+    )
     add_ru(classify)
     classify.set_defaults(func=cmd_classify)
 
     misere = subparsers.add_parser(
-        "misere", help="P(caught), E[tricks] and the trick distribution of a misère hand",
-        **examples(f'prefstats misere "{HAND_EXAMPLE}" --seat 1 --discard upper-bound',
-                   f'prefstats misere "{HAND_EXAMPLE}" --talon "♠K ♦J" --discard "♠K A" '
-                   "--exhaustive"),
-    )  # fmt: skip
+        "misere",
+        help="P(caught), E[tricks] and the trick distribution of a misère hand",
+        **examples(
+            f'prefstats misere "{HAND_EXAMPLE}" --seat 1 --discard upper-bound',
+            f'prefstats misere "{HAND_EXAMPLE}" --talon "♠K ♦J" --discard "♠K A" --exhaustive',
+        ),
+    )
     misere.add_argument("hand", help="the declarer's ten cards before the talon")
-    misere.add_argument("--talon", default=None, help="the two talon cards (default: unknown, "
-                        "drawn for each layout)")  # fmt: skip
+    misere.add_argument(
+        "--talon",
+        default=None,
+        help="the two talon cards (default: unknown, drawn for each layout)",
+    )
     misere.add_argument(
         "--seat",
         type=integer,
@@ -81,8 +90,9 @@ def add_parsers(subparsers: Any) -> None:
     )
     misere.add_argument("--discard", default=REALISTIC, help=DISCARD_HELP)
     misere.add_argument("--n", type=positive_int, default=2000, help="random layouts")
-    misere.add_argument("--seed", type=integer, default=None,
-                        help="random seed (default: a fresh one, printed)")  # fmt: skip
+    misere.add_argument(
+        "--seed", type=integer, default=None, help="random seed (default: a fresh one, printed)"
+    )
     misere.add_argument(
         "--exhaustive",
         action="store_true",
@@ -104,13 +114,16 @@ def add_parsers(subparsers: Any) -> None:
         "bracket between them and blind lead with open play, the floor beside it; default)",
     )
     add_ru(misere)
-    misere.set_defaults(func=cmd_misere)  # fmt: skip
+    misere.set_defaults(func=cmd_misere)
 
     ev = subparsers.add_parser(
-        "ev", help="solo or shared misère (four players): EV with intervals, and the advice",
-        **examples(f'prefstats ev "{HAND_EXAMPLE}" --seat 1',
-                   f'prefstats ev "{HAND_EXAMPLE}" --risk-aversion 0.01 --scoring leningrad'),
-    )  # fmt: skip
+        "ev",
+        help="solo or shared misère (four players): EV with intervals, and the advice",
+        **examples(
+            f'prefstats ev "{HAND_EXAMPLE}" --seat 1',
+            f'prefstats ev "{HAND_EXAMPLE}" --risk-aversion 0.01 --scoring leningrad',
+        ),
+    )
     ev.add_argument("hand", help="the misère hand, ten cards before the talon")
     ev.add_argument(
         "--seat",
@@ -141,7 +154,7 @@ def add_parsers(subparsers: Any) -> None:
     )
     add_scoring(ev)
     add_ru(ev)
-    ev.set_defaults(func=cmd_ev)  # fmt: skip
+    ev.set_defaults(func=cmd_ev)
 
 
 def cmd_classify(args: argparse.Namespace) -> None:
@@ -157,10 +170,17 @@ def cmd_misere(args: argparse.Namespace) -> None:
 
     def risk_of(information: str) -> MisereRisk:
         return misere_risk(
-            args.hand, seat=args.seat, talon=args.talon, discard=args.discard, n=args.n,
-            seed=seed, exhaustive=args.exhaustive, choice_n=args.choice_n, progress=True,
+            args.hand,
+            seat=args.seat,
+            talon=args.talon,
+            discard=args.discard,
+            n=args.n,
+            seed=seed,
+            exhaustive=args.exhaustive,
+            choice_n=args.choice_n,
+            progress=True,
             information=information,
-        )  # fmt: skip
+        )
 
     if args.information != "played":
         print(risk_of(args.information).format(style_of(args)))
@@ -173,22 +193,30 @@ def cmd_misere(args: argparse.Namespace) -> None:
     high_risk, floor_risk = risk_of(high), risk_of(floor)
     if blind_needs_talon:
         print("(no blind lead: it needs --talon, the layouts he cannot tell apart share it)")
-    print("as played, on the same layouts (the bracket: the discard hidden among his sound "
-          "discards .. seen):")  # fmt: skip
-    for name, risk in (("low (hidden)", low_risk), ("high (seen)", high_risk),
-                       ("floor (every pair)", floor_risk)):  # fmt: skip
+    print(
+        "as played, on the same layouts (the bracket: the discard hidden among his sound "
+        "discards .. seen):"
+    )
+    for name, risk in (
+        ("low (hidden)", low_risk),
+        ("high (seen)", high_risk),
+        ("floor (every pair)", floor_risk),
+    ):
         print(f"  {name:<19} P(caught) {risk.p_caught}  E[tricks] {risk.mean_tricks}")
 
 
 def cmd_ev(args: argparse.Namespace) -> None:
     """Solo and shared misère EV of a hand, with intervals, and the advice (Codex 3.6.9)."""
     rules = RuleSet(players=4, scoring=args.scoring)
-    risk = misere_risk(args.hand, seat=args.seat, discard=args.discard, n=args.n, seed=args.seed,
-                       progress=True)  # fmt: skip
+    risk = misere_risk(
+        args.hand, seat=args.seat, discard=args.discard, n=args.n, seed=args.seed, progress=True
+    )
     values = misere_values(risk.tricks, rules, baseline=args.baseline)
-    print(f"hand {format_hand(risk.hand, style_of(args))}, seat {args.seat}, discard "
-          f"{args.discard}, {risk.n:,} outcomes (talon and layout drawn); four players, "
-          f"{args.scoring.capitalize()} scoring")  # fmt: skip
+    print(
+        f"hand {format_hand(risk.hand, style_of(args))}, seat {args.seat}, discard "
+        f"{args.discard}, {risk.n:,} outcomes (talon and layout drawn); four players, "
+        f"{args.scoring.capitalize()} scoring"
+    )
     print(f"P(caught) {risk.p_caught}   E[tricks] {risk.mean_tricks}")
     print(values.round(2).to_string())
     print(advice(risk.tricks, rules, Utility(args.risk_aversion)))
@@ -230,8 +258,10 @@ def _holding_report(mask: int, style: Style) -> str:
         f"when he must lead it in {analysis.caught_own_lead:,}",
     ]
     if suit_class(mask) is SuitClass.CATCHABLE:
-        lines.append("full solver over random layouts, shipped catch-rate table (settings: "
-                     "what else he holds; see prefstats.studies.catch_tables):")  # fmt: skip
+        lines.append(
+            "full solver over random layouts, shipped catch-rate table (settings: "
+            "what else he holds; see prefstats.studies.catch_tables):"
+        )
         lines.extend(_table_rows(mask))
     return "\n".join(lines)
 
@@ -252,15 +282,17 @@ def _hand_report(hand: int, style: Style) -> str:
     lines = []
     for suit in range(N_SUITS):
         cards = holding(hand, suit)
-        text = (f"{SUIT_SYMBOLS[suit]} {format_holding(cards, style):<12}  "
-                f"{_label(suit_class(cards))}")  # fmt: skip
+        text = (
+            f"{SUIT_SYMBOLS[suit]} {format_holding(cards, style):<12}  {_label(suit_class(cards))}"
+        )
         lines.append(text + _rates_note(cards))
     verdict = misere_hand_class(hand).value if hand else "no cards"
     notes = {"clean": " (cannot be caught)", "conditionally_clean": " (safe unless he leads)"}
     lines.append(f"misère: {verdict.replace('_', ' ')}{notes.get(verdict, '')}")
     if any(suit_class(holding(hand, suit)) is SuitClass.CATCHABLE for suit in range(N_SUITS)):
-        lines.append("(P(caught) by lead: the players' rates, as-dealt where measured, else "
-                     "clean-sides)")  # fmt: skip
+        lines.append(
+            "(P(caught) by lead: the players' rates, as-dealt where measured, else clean-sides)"
+        )
     return "\n".join(lines)
 
 

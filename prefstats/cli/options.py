@@ -93,8 +93,10 @@ def worker_count(text: str) -> int:
     value = positive_int(text)
     cores = os.cpu_count() or 1
     if value > cores:
-        print(f"prefstats: --jobs {value} is more than the {cores} cores here; using {cores}",
-              file=sys.stderr)  # fmt: skip
+        print(
+            f"prefstats: --jobs {value} is more than the {cores} cores here; using {cores}",
+            file=sys.stderr,
+        )
         return cores
     return value
 
@@ -122,9 +124,11 @@ def finite_float(text: str) -> float:
 
 def add_ru(parser: argparse.ArgumentParser) -> None:
     """The ``--ru`` flag: print cards and contracts in Russian notation."""
-    parser.add_argument("--ru", action="store_true",
-                        help="print cards and contracts in Russian notation (В Д К Т, п т б ч, "
-                             "мизер)")  # fmt: skip
+    parser.add_argument(
+        "--ru",
+        action="store_true",
+        help="print cards and contracts in Russian notation (В Д К Т, п т б ч, мизер)",
+    )
 
 
 def add_scoring(parser: argparse.ArgumentParser) -> None:

@@ -38,23 +38,34 @@ JOBS_HELP = "worker processes (at most the cores here)"
 def add_parsers(sub: Any) -> None:
     """Add the run commands."""
     study = sub.add_parser(
-        "study", help="deal, bid, solve and score many deals (resumable)",
+        "study",
+        help="deal, bid, solve and score many deals (resumable)",
         description="Deal, bid, take the talon, discard, play double-dummy and score many deals "
         "into a run folder of sealed chunks; rerunning the command resumes it.",
-        **examples("prefstats study --deals 100000 --out runs/small",
-                   "prefstats study --deals 1000000 --jobs 2 --potential --out runs/big",
-                   "prefstats study --deals 20000 --discard sampled --out runs/sampled",
-                   "prefstats report runs/small --out reports/small.html"),
-    )  # fmt: skip
+        **examples(
+            "prefstats study --deals 100000 --out runs/small",
+            "prefstats study --deals 1000000 --jobs 2 --potential --out runs/big",
+            "prefstats study --deals 20000 --discard sampled --out runs/sampled",
+            "prefstats report runs/small --out reports/small.html",
+        ),
+    )
     study.add_argument("--deals", type=deal_count, default=100_000, help="number of deals")
     study.add_argument("--seed", type=integer, default=1, help="seed of the whole run (default 1)")
     _add_parallel(study)
-    study.add_argument("--evaluator", choices=list(EVALUATORS), default="heuristic",
-                       help="how each seat judges its hand for the auction")  # fmt: skip
-    study.add_argument("--discard", choices=list(DISCARDS), default="heuristic",
-                       help="how each declarer discards (heuristic: the fast rule of thumb the "
-                            "shipped tables use; sampled: the realistic policy; dd: the best "
-                            "knowing the layout, an upper bound)")  # fmt: skip
+    study.add_argument(
+        "--evaluator",
+        choices=list(EVALUATORS),
+        default="heuristic",
+        help="how each seat judges its hand for the auction",
+    )
+    study.add_argument(
+        "--discard",
+        choices=list(DISCARDS),
+        default="heuristic",
+        help="how each declarer discards (heuristic: the fast rule of thumb the "
+        "shipped tables use; sampled: the realistic policy; dd: the best "
+        "knowing the layout, an upper bound)",
+    )
     study.add_argument(
         "--rules",
         choices=sorted(RULE_SETS),
@@ -62,15 +73,22 @@ def add_parsers(sub: Any) -> None:
         help="codex: three players; codex4: four, the dealer sits out",
     )
     add_scoring(study)
-    study.add_argument("--potential", action="store_true",
-                       help="also every seat's double-dummy potential")  # fmt: skip
-    study.add_argument("--chunk-size", type=positive_int, default=None,
-                       help="deals per chunk (default: a few seconds of work; it never changes "
-                            "the results)")  # fmt: skip
-    study.add_argument("--misere-risk-limit", type=risk_limit,
-                       default=HeuristicEvaluator.misere_risk_limit,
-                       help="heuristic bidders bid misère up to this estimated catch risk "
-                            "(default %(default)s; 'none': only safe hands)")  # fmt: skip
+    study.add_argument(
+        "--potential", action="store_true", help="also every seat's double-dummy potential"
+    )
+    study.add_argument(
+        "--chunk-size",
+        type=positive_int,
+        default=None,
+        help="deals per chunk (default: a few seconds of work; it never changes the results)",
+    )
+    study.add_argument(
+        "--misere-risk-limit",
+        type=risk_limit,
+        default=HeuristicEvaluator.misere_risk_limit,
+        help="heuristic bidders bid misère up to this estimated catch risk "
+        "(default %(default)s; 'none': only safe hands)",
+    )
     study.add_argument("--out", required=True, help="run folder, e.g. runs/NAME")
     study.set_defaults(func=cmd_study)
 
@@ -131,7 +149,7 @@ def add_parsers(sub: Any) -> None:
         default=SENSITIVITY_TABLE,
         help="table path without extension (.parquet and .csv are written)",
     )
-    sens.set_defaults(func=cmd_sensitivity)  # fmt: skip
+    sens.set_defaults(func=cmd_sensitivity)
 
     tables = sub.add_parser("catch-tables", help="generate the catch-rate tables (hours)")
     tables.add_argument(
@@ -174,7 +192,7 @@ def add_parsers(sub: Any) -> None:
         default=None,
         help="folder of the tables (default: the package's data folder)",
     )
-    tables.set_defaults(func=cmd_catch_tables)  # fmt: skip
+    tables.set_defaults(func=cmd_catch_tables)
 
 
 def _add_parallel(parser: argparse.ArgumentParser) -> None:
@@ -191,23 +209,33 @@ def _add_parallel(parser: argparse.ArgumentParser) -> None:
 def study_spec(args: argparse.Namespace) -> StudySpec:
     """The StudySpec of ``prefstats study``'s arguments."""
     return StudySpec(
-        deals=args.deals, seed=args.seed, chunk_size=args.chunk_size, evaluator=args.evaluator,
-        discard=args.discard, rules=args.rules, scoring=args.scoring, potential=args.potential,
+        deals=args.deals,
+        seed=args.seed,
+        chunk_size=args.chunk_size,
+        evaluator=args.evaluator,
+        discard=args.discard,
+        rules=args.rules,
+        scoring=args.scoring,
+        potential=args.potential,
         misere_risk_limit=args.misere_risk_limit,
-    )  # fmt: skip
+    )
 
 
 def sensitivity_specs(args: argparse.Namespace) -> dict[str, StudySpec]:
     """The StudySpec of each risk limit of ``prefstats sensitivity``'s arguments."""
-    return {"none" if limit is None else f"{limit:g}":
-            StudySpec(deals=args.deals, seed=args.seed, chunk_size=args.chunk_size,
-                      misere_risk_limit=limit) for limit in args.limits}  # fmt: skip
+    return {
+        "none" if limit is None else f"{limit:g}": StudySpec(
+            deals=args.deals, seed=args.seed, chunk_size=args.chunk_size, misere_risk_limit=limit
+        )
+        for limit in args.limits
+    }
 
 
 def cmd_study(args: argparse.Namespace) -> None:
     """Run or resume a study, then print its summary and the verdict on Codex note 40."""
-    folder = run_study(study_spec(args), args.out, jobs=args.jobs, backend=args.backend,
-                       scheduler=args.scheduler)  # fmt: skip
+    folder = run_study(
+        study_spec(args), args.out, jobs=args.jobs, backend=args.backend, scheduler=args.scheduler
+    )
     summary = summarize(folder)
     print(summary[summary.event.isin(FINDINGS_EVENTS)].to_string(index=False))
     print(summary.attrs["verdict"])
@@ -217,11 +245,24 @@ def cmd_misere_ev(args: argparse.Namespace) -> None:
     """Solo and shared EV of every misère of a run, saved as parquet with provenance
     (computed in resumable chunks under RUN/misere-ev-…)."""
     chunks = Path(args.run) / f"misere-ev-n{args.n}-s{args.seed}-{args.discard}-{args.scoring}"
-    ev = run_misere_ev(args.run, chunks, n=args.n, seed=args.seed, discard=args.discard,
-                       scoring=args.scoring, jobs=args.jobs)  # fmt: skip
+    ev = run_misere_ev(
+        args.run,
+        chunks,
+        n=args.n,
+        seed=args.seed,
+        discard=args.discard,
+        scoring=args.scoring,
+        jobs=args.jobs,
+    )
     out = Path(args.out or Path(args.run) / "misere_ev.parquet")
-    provenance = {"kind": "misere_ev", "run": read_spec(args.run), "n": args.n,
-                  "seed": args.seed, "discard": args.discard, "scoring": args.scoring}  # fmt: skip
+    provenance = {
+        "kind": "misere_ev",
+        "run": read_spec(args.run),
+        "n": args.n,
+        "seed": args.seed,
+        "discard": args.discard,
+        "scoring": args.scoring,
+    }
     write_table(ev, out, provenance)
     accept = ev.dealer_accepts.mean() if len(ev) else float("nan")
     print(f"{len(ev):,} misères; a risk-neutral dealer accepts {accept:.1%}; wrote {out}")
@@ -230,8 +271,11 @@ def cmd_misere_ev(args: argparse.Namespace) -> None:
 def cmd_export(args: argparse.Namespace) -> None:
     """Write a run's summary as a shipped table (parquet with provenance, CSV with header)."""
     summary = summarize(args.run)
-    provenance = {"kind": "summary", "run": read_spec(args.run),
-                  "verdict": summary.attrs["verdict"]}  # fmt: skip
+    provenance = {
+        "kind": "summary",
+        "run": read_spec(args.run),
+        "verdict": summary.attrs["verdict"],
+    }
     title = f"prefstats summary of {json.dumps(Path(args.run).name)}"  # escaped: one line
     written = write_shipped(summary, Path(args.out) / args.name, provenance, title)
     print("wrote " + " and ".join(str(p) for p in written))
@@ -241,31 +285,44 @@ def cmd_report(args: argparse.Namespace) -> None:
     """Write the HTML report of a run, with the shipped catch rates and sensitivity."""
     rates_path = Path(args.catch_rates) if args.catch_rates else shipped("catch_rates.parquet")
     pairs_path = Path(args.catch_pairs) if args.catch_pairs else shipped("catch_pairs.parquet")
-    sens_path = (Path(args.sensitivity) if args.sensitivity
-                 else shipped(f"{SENSITIVITY_TABLE}.parquet"))  # fmt: skip
+    sens_path = (
+        Path(args.sensitivity) if args.sensitivity else shipped(f"{SENSITIVITY_TABLE}.parquet")
+    )
     if Path(args.out).is_dir():
         raise ValueError(f"--out {args.out} is a folder: give the report's file name")
     ev_table = pd.read_parquet(args.ev) if args.ev else None
     path = build_report(
-        args.run, args.out, catch_rates=pd.read_parquet(rates_path),
+        args.run,
+        args.out,
+        catch_rates=pd.read_parquet(rates_path),
         catch_pairs=pair_independence(pairs_path, rates_path),
-        ev_table=ev_table, sensitivity=pd.read_parquet(sens_path),
-    )  # fmt: skip
+        ev_table=ev_table,
+        sensitivity=pd.read_parquet(sens_path),
+    )
     print(f"wrote {path}")
 
 
 def cmd_sensitivity(args: argparse.Namespace) -> None:
     """Run one study per misère risk limit (same deals) and write how the played frequencies
     move with it: ``results.sensitivity`` as a shipped table."""
-    runs = {label: run_study(spec, Path(args.runs) / f"misere-limit-{label}", jobs=args.jobs)
-            for label, spec in sensitivity_specs(args).items()}  # fmt: skip
+    runs = {
+        label: run_study(spec, Path(args.runs) / f"misere-limit-{label}", jobs=args.jobs)
+        for label, spec in sensitivity_specs(args).items()
+    }
     table = sensitivity(runs)
-    provenance = {"kind": "sensitivity", "setting": "misere_risk_limit",
-                  "runs": {label: read_spec(run) for label, run in runs.items()}}  # fmt: skip
-    written = write_shipped(table, Path(args.out), provenance,
-                            "prefstats sensitivity to the misère risk limit")  # fmt: skip
-    print(table[["label", "nine", "misere", "ratio", "ratio_low", "ratio_high", "caught_rate"]]
-          .to_string(index=False))  # fmt: skip
+    provenance = {
+        "kind": "sensitivity",
+        "setting": "misere_risk_limit",
+        "runs": {label: read_spec(run) for label, run in runs.items()},
+    }
+    written = write_shipped(
+        table, Path(args.out), provenance, "prefstats sensitivity to the misère risk limit"
+    )
+    print(
+        table[
+            ["label", "nine", "misere", "ratio", "ratio_low", "ratio_high", "caught_rate"]
+        ].to_string(index=False)
+    )
     print("wrote " + " and ".join(str(p) for p in written))
 
 
@@ -273,11 +330,19 @@ def cmd_catch_tables(args: argparse.Namespace) -> None:
     """Generate (or resume) the shipped catch-rate tables."""
     if args.only in (None, "rates"):
         table = catch_tables.build_rates(
-            args.runs, args.out, n=args.n, n_slow=args.n_slow, n_lowest=args.lowest_n,
-            dealt=args.dealt, dealt_seed=args.dealt_seed, seed=args.seed, jobs=args.jobs,
-        )  # fmt: skip
+            args.runs,
+            args.out,
+            n=args.n,
+            n_slow=args.n_slow,
+            n_lowest=args.lowest_n,
+            dealt=args.dealt,
+            dealt_seed=args.dealt_seed,
+            seed=args.seed,
+            jobs=args.jobs,
+        )
         print(f"catch_rates: {len(table)} rows written")
     if args.only in (None, "pairs"):
-        table = catch_tables.build_pairs(args.runs, args.out, n=args.pairs_n, seed=args.seed,
-                                         jobs=args.jobs)  # fmt: skip
+        table = catch_tables.build_pairs(
+            args.runs, args.out, n=args.pairs_n, seed=args.seed, jobs=args.jobs
+        )
         print(f"catch_pairs: {len(table)} rows written")

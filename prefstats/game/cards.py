@@ -203,8 +203,10 @@ def _bad_token(token: str, pos: int, text: str) -> str:
     if token == "|":
         return f"'|' at position {pos} in {text!r}: one hand expected, not several parts"
     if token in _DASHES:
-        return (f"{token!r} at position {pos} in {text!r}: ranges are not read, list the cards "
-                f"('{VOID_TEXT}' alone is a hand with no cards)")  # fmt: skip
+        return (
+            f"{token!r} at position {pos} in {text!r}: ranges are not read, list the cards "
+            f"('{VOID_TEXT}' alone is a hand with no cards)"
+        )
     return f"bad token {token!r} at position {pos} in {text!r}"
 
 

@@ -154,8 +154,10 @@ class Deal:
 
         empty = f"<td {cell}></td>"
         top = f"<tr>{empty}{hand(SEAT_NAMES[1], self.second)}{empty}</tr>"
-        middle = (f"<tr>{hand(SEAT_NAMES[0], self.first)}{hand('talon', self.talon)}"
-                  f"{hand(SEAT_NAMES[2], self.third)}</tr>")  # fmt: skip
+        middle = (
+            f"<tr>{hand(SEAT_NAMES[0], self.first)}{hand('talon', self.talon)}"
+            f"{hand(SEAT_NAMES[2], self.third)}</tr>"
+        )
         return f"<table style='border:none'>{top}{middle}</table>"
 
 
@@ -312,8 +314,14 @@ def uniform_integers(
         raise ValueError(f"bound must be a positive integer below 2**63, got {bound!r}")
     counters = np.arange(start, start + n, dtype=np.uint64)
     out = np.empty(n, dtype=np.int64)
-    _draw_ranks(Stream.of(seed).key, counters, np.zeros(n, dtype=np.uint32),
-                np.uint64(bound), np.uint64((1 << 64) - bound), out)  # fmt: skip
+    _draw_ranks(
+        Stream.of(seed).key,
+        counters,
+        np.zeros(n, dtype=np.uint32),
+        np.uint64(bound),
+        np.uint64((1 << 64) - bound),
+        out,
+    )
     return out
 
 
@@ -326,8 +334,10 @@ def all_layouts(hand: int, talon: int, seat: int) -> np.ndarray:
     ((184756, 4), 184756, '♣J Q K A ♦7 8 9 10 J Q')
     """
     if int(hand).bit_count() != HAND_SIZE or int(talon).bit_count() != TALON_SIZE or hand & talon:
-        raise ValueError(f"need a 10-card hand and a 2-card talon apart from it, got "
-                         f"{format_hand(hand)} and {format_hand(talon)}")  # fmt: skip
+        raise ValueError(
+            f"need a 10-card hand and a 2-card talon apart from it, got "
+            f"{format_hand(hand)} and {format_hand(talon)}"
+        )
     if seat not in range(N_SEATS):
         raise ValueError(f"seat must be 0, 1 or 2, got {seat!r}")
     subsets = _ten_of_twenty()
@@ -373,8 +383,9 @@ def _deal(rows: np.ndarray, stream: Stream, counters: np.ndarray, lanes: np.ndar
     n_free = N_CARDS - int(np.bitwise_count(rows[0]).sum())
     n_layouts = _count_layouts(n_free, need)
     ranks = np.empty(len(counters), dtype=np.int64)
-    _draw_ranks(stream.key, counters, lanes, np.uint64(n_layouts),
-                np.uint64((1 << 64) - n_layouts), ranks)  # fmt: skip
+    _draw_ranks(
+        stream.key, counters, lanes, np.uint64(n_layouts), np.uint64((1 << 64) - n_layouts), ranks
+    )
     # Every layout count is below 2**52 (at most C(32,10)·C(22,10)·C(12,10)), so ranks fit int64.
     out = np.empty((len(counters), N_PARTS), dtype=np.uint32)
     _unrank_deals(ranks, rows, need, n_free, _BINOMIALS, out)

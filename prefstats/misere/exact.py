@@ -307,10 +307,14 @@ def clean_misere_probabilities() -> pd.DataFrame:
     """
     rows = []
     for name, (meaning, max_out, needs_clean) in CLEAN_MISERE_DEFINITIONS.items():
-        p = (p_clean_misere(max_out_of_play=max_out) if needs_clean
-             else p_only_clean_or_conditional(max_out_of_play=max_out))  # fmt: skip
-        rows.append({"name": name, "definition": meaning, "fraction": str(p),
-                     "probability": float(p)})  # fmt: skip
+        p = (
+            p_clean_misere(max_out_of_play=max_out)
+            if needs_clean
+            else p_only_clean_or_conditional(max_out_of_play=max_out)
+        )
+        rows.append(
+            {"name": name, "definition": meaning, "fraction": str(p), "probability": float(p)}
+        )
     return pd.DataFrame(rows)
 
 

@@ -97,8 +97,12 @@ def catch_rate_table(
 def _rate_table(setting: str, path: Path) -> npt.NDArray[np.float64]:
     table = _read_table(path)
     if setting == PLAYERS:
-        table = pd.concat([table[table.setting == "clean-sides"],
-                           table[(table.setting == "as-dealt") & ~table.pooled]])  # fmt: skip
+        table = pd.concat(
+            [
+                table[table.setting == "clean-sides"],
+                table[(table.setting == "as-dealt") & ~table.pooled],
+            ]
+        )
     else:
         table = table[table.setting == setting]
     return rate_table(table)
@@ -162,8 +166,17 @@ def pair_independence(
     p_a = rates[pairs["holding_a"].to_numpy(), leader]
     p_b = rates[pairs["holding_b"].to_numpy(), leader]
     predicted = 1.0 - (1.0 - p_a) * (1.0 - p_b)
-    columns = ["text_a", "text_b", "n_cards", "lead", "n", "caught", "p_caught", "p_caught_low",
-               "p_caught_high"]  # fmt: skip
+    columns = [
+        "text_a",
+        "text_b",
+        "n_cards",
+        "lead",
+        "n",
+        "caught",
+        "p_caught",
+        "p_caught_low",
+        "p_caught_high",
+    ]
     table = pairs[columns].assign(p_a=p_a, p_b=p_b, p_independent=predicted)
     return table.assign(
         difference=table["p_caught"] - predicted,
@@ -212,8 +225,9 @@ def published_comparison(
         for leader, lead in enumerate(LEADS):
             row: dict[str, object] = {"holding": text, "lead": lead}
             for setting in SETTINGS:
-                hit = table[(table.setting == setting) & (table.holding == mask)
-                            & (table.leader == leader)]  # fmt: skip
+                hit = table[
+                    (table.setting == setting) & (table.holding == mask) & (table.leader == leader)
+                ]
                 if hit.empty:
                     continue
                 found = hit.iloc[0]
@@ -231,6 +245,9 @@ def _published(text: str, lead: str) -> dict[str, object]:
     wanted = {"own"} if lead == "own" else {"defenders"}
     for record in PUBLISHED:
         if record.holding == text and (record.lead in wanted or record.lead == "unstated"):
-            return {"published": record.text, "published lead": record.lead,
-                    "source": SOURCES[record.source]}  # fmt: skip
+            return {
+                "published": record.text,
+                "published lead": record.lead,
+                "source": SOURCES[record.source],
+            }
     return {"published": "", "published lead": "", "source": ""}

@@ -174,12 +174,20 @@ class Analysis:
         n = np.bincount(inverse, minlength=len(talons))
         count = np.bincount(inverse, weights=made, minlength=len(talons)).astype(int)
         low, high = wilson_interval(count, n)
-        frame = pd.DataFrame({
-            "talon": [format_hand(int(t)) for t in talons], "talon_mask": talons, "n": n,
-            "made": count, "p_make": count / n, "p_make_low": low, "p_make_high": high,
-        })  # fmt: skip
-        return frame.sort_values(["p_make", "talon_mask"], ascending=[False, True],
-                                 ignore_index=True)  # fmt: skip
+        frame = pd.DataFrame(
+            {
+                "talon": [format_hand(int(t)) for t in talons],
+                "talon_mask": talons,
+                "n": n,
+                "made": count,
+                "p_make": count / n,
+                "p_make_low": low,
+                "p_make_high": high,
+            }
+        )
+        return frame.sort_values(
+            ["p_make", "talon_mask"], ascending=[False, True], ignore_index=True
+        )
 
     def format(self, style: Style = "en") -> str:
         """The analysis as text: the hand, the model, one line per contract, the trick
@@ -193,18 +201,27 @@ class Analysis:
         """The analysis as plain data (for ``--json``)."""
         table = self.table.drop(columns=["strain"]).to_dict(orient="records")
         return {
-            "hand": format_hand(self.hand), "seat": self.seat,
+            "hand": format_hand(self.hand),
+            "seat": self.seat,
             "talon": None if self.talon is None else format_hand(self.talon),
-            "discard": self.discard if self.fixed_discard is None
+            "discard": self.discard
+            if self.fixed_discard is None
             else format_hand(self.fixed_discard),
-            "players": self.rules.players, "scoring": self.rules.scoring.value,
-            "seed": self.seed, "exhaustive": self.exhaustive, "n": self.n,
-            "model": self.model(), "recommended": self.recommended,
-            "heuristic": self.heuristic, "why": self.why,
+            "players": self.rules.players,
+            "scoring": self.rules.scoring.value,
+            "seed": self.seed,
+            "exhaustive": self.exhaustive,
+            "n": self.n,
+            "model": self.model(),
+            "recommended": self.recommended,
+            "heuristic": self.heuristic,
+            "why": self.why,
             "contracts": [{k: _plain(v) for k, v in row.items()} for row in table],
-            "tricks": {strain: [float(x) for x in shares]
-                       for strain, shares in self.distribution().iterrows()},
-        }  # fmt: skip
+            "tricks": {
+                strain: [float(x) for x in shares]
+                for strain, shares in self.distribution().iterrows()
+            },
+        }
 
     def _repr_html_(self) -> str:
         return html_table(self, display_style())
@@ -251,15 +268,19 @@ def analyze(
     seat = seat_index("seat", seat)
     talon_mask = None if talon is None else _checked_cards("talon", talon, TALON_SIZE)
     if talon_mask is not None and talon_mask & hand_mask:
-        raise ValueError(f"talon {format_hand(talon_mask)} overlaps the hand: "
-                         f"{format_hand(talon_mask & hand_mask)}")  # fmt: skip
+        raise ValueError(
+            f"talon {format_hand(talon_mask)} overlaps the hand: "
+            f"{format_hand(talon_mask & hand_mask)}"
+        )
     policy, fixed = _checked_policy(discard, hand_mask, talon_mask)
     rule_set = _rule_set(rules, players, scoring)
     n_jobs = integer("n_jobs", n_jobs, 1)
     if exhaustive:
         if talon_mask is None or policy == UPPER_BOUND:
-            raise ValueError("exhaustive=True needs the talon and a discard chosen before the "
-                             "layout (two cards, 'sampled' or 'heuristic')")  # fmt: skip
+            raise ValueError(
+                "exhaustive=True needs the talon and a discard chosen before the "
+                "layout (two cards, 'sampled' or 'heuristic')"
+            )
         stream = Stream.of(0 if seed is None else seed)
         deals = all_layouts(hand_mask, talon_mask, seat)
     else:
@@ -274,11 +295,22 @@ def analyze(
     for array in (deals, discards, tricks):
         array.flags.writeable = False
     return Analysis(
-        hand=hand_mask, seat=seat, talon=talon_mask, discard=policy,
-        fixed_discard=fixed if policy == "fixed" else None, rules=rule_set,
-        seed=stream.entropy, exhaustive=exhaustive, table=table, recommended=recommended,
-        heuristic=heuristic, why=why, deals=deals, discards=discards, tricks=tricks,
-    )  # fmt: skip
+        hand=hand_mask,
+        seat=seat,
+        talon=talon_mask,
+        discard=policy,
+        fixed_discard=fixed if policy == "fixed" else None,
+        rules=rule_set,
+        seed=stream.entropy,
+        exhaustive=exhaustive,
+        table=table,
+        recommended=recommended,
+        heuristic=heuristic,
+        why=why,
+        deals=deals,
+        discards=discards,
+        tricks=tricks,
+    )
 
 
 def _rule_set(rules: str | RuleSet, players: int, scoring: str | Convention) -> RuleSet:
@@ -293,16 +325,20 @@ def _checked_policy(discard: object, hand: int, talon: int | None) -> tuple[str,
     if isinstance(discard, str) and discard in POLICIES:
         return discard, 0
     if isinstance(discard, str) and discard == "dd":
-        raise ValueError("discard 'dd' is called 'upper-bound' here (the best discard per "
-                         "layout, knowing every card)")  # fmt: skip
+        raise ValueError(
+            "discard 'dd' is called 'upper-bound' here (the best discard per "
+            "layout, knowing every card)"
+        )
     if not isinstance(discard, str | int | np.integer) or isinstance(discard, bool):
-        raise ValueError(f"discard must be one of {', '.join(POLICIES)} or two cards, "
-                         f"got {discard!r}")  # fmt: skip
+        raise ValueError(
+            f"discard must be one of {', '.join(POLICIES)} or two cards, got {discard!r}"
+        )
     try:
         mask = _checked_cards("discard", discard, TALON_SIZE)
     except ValueError:
-        raise ValueError(f"discard must be one of {', '.join(POLICIES)} or two cards, "
-                         f"got {discard!r}") from None  # fmt: skip
+        raise ValueError(
+            f"discard must be one of {', '.join(POLICIES)} or two cards, got {discard!r}"
+        ) from None
     held = hand | (talon or 0)
     if mask & ~held:
         where = "hand and talon" if talon is not None else "hand (the talon is unknown)"
@@ -395,8 +431,14 @@ def _sampled_discards(deals: np.ndarray, seat: int, c: int, stream: Stream) -> n
     seats = np.full(len(distinct), seat)
     contract = MISERE_RANK if c == MISERE else Contract(6, Strain(c)).rank
     contracts = np.full(len(distinct), contract)
-    task = DiscardTask(deals[first], seats, contracts, np.zeros(len(distinct), np.uint32),
-                       stream.child(c), distinct.astype(np.int64))  # fmt: skip
+    task = DiscardTask(
+        deals[first],
+        seats,
+        contracts,
+        np.zeros(len(distinct), np.uint32),
+        stream.child(c),
+        distinct.astype(np.int64),
+    )
     return REALISTIC_POLICY.choose(task)[inverse.reshape(-1)]
 
 
@@ -435,15 +477,25 @@ def _table(tricks: np.ndarray, rules: RuleSet, exhaustive: bool) -> pd.DataFrame
         made = int(_made(tricks, contract).sum())
         low, high = wilson_interval(made, m)
         e_tricks, ev = _mean(taken, exhaustive), _mean(whists, exhaustive)
-        rows.append({
-            "contract": contract.format(), "rank": contract.rank, "level": contract.level,
-            "strain": "misère" if contract.is_misere else _strain_name(contract),
-            "n": m, "made": made, "p_make": made / m,
-            "p_make_low": made / m if exhaustive else float(low),
-            "p_make_high": made / m if exhaustive else float(high),
-            "e_tricks": e_tricks[0], "e_tricks_low": e_tricks[1], "e_tricks_high": e_tricks[2],
-            "ev_whists": ev[0], "ev_whists_low": ev[1], "ev_whists_high": ev[2],
-        })  # fmt: skip
+        rows.append(
+            {
+                "contract": contract.format(),
+                "rank": contract.rank,
+                "level": contract.level,
+                "strain": "misère" if contract.is_misere else _strain_name(contract),
+                "n": m,
+                "made": made,
+                "p_make": made / m,
+                "p_make_low": made / m if exhaustive else float(low),
+                "p_make_high": made / m if exhaustive else float(high),
+                "e_tricks": e_tricks[0],
+                "e_tricks_low": e_tricks[1],
+                "e_tricks_high": e_tricks[2],
+                "ev_whists": ev[0],
+                "ev_whists_low": ev[1],
+                "ev_whists_high": ev[2],
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -464,8 +516,9 @@ def _recommend(table: pd.DataFrame) -> str:
     positive = table[table["ev_whists"] > 0]
     if positive.empty:
         return "pass"
-    return str(positive.sort_values(["ev_whists", "rank"], ascending=[False, True])
-               .iloc[0]["contract"])  # fmt: skip
+    return str(
+        positive.sort_values(["ev_whists", "rank"], ascending=[False, True]).iloc[0]["contract"]
+    )
 
 
 def _heuristic_bid(hand: int, seat: int, table: pd.DataFrame, recommended: str) -> tuple[str, str]:
@@ -479,13 +532,17 @@ def _heuristic_bid(hand: int, seat: int, table: pd.DataFrame, recommended: str) 
     strain = int(best_strain(counts[None])[0])
     strain_text = "NT" if strain == Strain.NO_TRUMP else SUIT_SYMBOLS[strain]
     noun = "trick" if counts[strain] == 1 else "tricks"
-    counted = (f"it counts {counts[strain]:g} {noun} in {strain_text}, the talon's expected "
-               f"help of {bidder.talon_bonus:g} included")  # fmt: skip
+    counted = (
+        f"it counts {counts[strain]:g} {noun} in {strain_text}, the talon's expected "
+        f"help of {bidder.talon_bonus:g} included"
+    )
     if limit == MISERE_RANK:
         estimate = float(misere_catch_estimate(hands, seat)[0])
-        reason = (f"it bids misère on an estimated P(caught) of {estimate:.2f} (the shipped "
-                  f"catch rates of its suits, taken as independent; its limit is "
-                  f"{bidder.misere_risk_limit})")  # fmt: skip
+        reason = (
+            f"it bids misère on an estimated P(caught) of {estimate:.2f} (the shipped "
+            f"catch rates of its suits, taken as independent; its limit is "
+            f"{bidder.misere_risk_limit})"
+        )
     elif limit == NO_BID:
         reason = f"it passes: {counted}, short of six"
     else:
@@ -495,8 +552,9 @@ def _heuristic_bid(hand: int, seat: int, table: pd.DataFrame, recommended: str) 
     parts = [f"The heuristic bidder differs: {reason}."]
     if bid != "pass":
         row = table.loc[table["contract"] == bid].iloc[0]
-        parts.append(f"Here {bid} makes {row.p_make:.0%} of the layouts for EV "
-                     f"{row.ev_whists:+.1f} whists.")  # fmt: skip
+        parts.append(
+            f"Here {bid} makes {row.p_make:.0%} of the layouts for EV {row.ev_whists:+.1f} whists."
+        )
     parts.append("It counts tricks suit by suit; the analysis plays every layout out.")
     return bid, " ".join(parts)
 
@@ -505,24 +563,48 @@ def _heuristic_bid(hand: int, seat: int, table: pd.DataFrame, recommended: str) 
 
 LABELS: dict[Style, dict[str, str]] = {
     "en": {
-        "hand": "hand", "seat": "seat", "talon": "talon", "contract": "contract",
-        "p_make": "P(make) [95% CI]", "e_tricks": "E[tricks]", "ev": "EV whists [95% CI]",
-        "unknown": "unknown: all 231 talons, {k:,} layouts each", "layouts": "layouts",
-        "seed": "seed", "all": "all 184,756 layouts", "recommended": "recommended bid",
-        "pass_value": "passing counts as 0 whists", "heuristic": "heuristic bidder",
-        "tricks": "tricks by strain, share of layouts", "not_caught": "misère: P(make) is "
-        "P(not caught)", "best": "best", "model": "model", "pass": "pass",
+        "hand": "hand",
+        "seat": "seat",
+        "talon": "talon",
+        "contract": "contract",
+        "p_make": "P(make) [95% CI]",
+        "e_tricks": "E[tricks]",
+        "ev": "EV whists [95% CI]",
+        "unknown": "unknown: all 231 talons, {k:,} layouts each",
+        "layouts": "layouts",
+        "seed": "seed",
+        "all": "all 184,756 layouts",
+        "recommended": "recommended bid",
+        "pass_value": "passing counts as 0 whists",
+        "heuristic": "heuristic bidder",
+        "tricks": "tricks by strain, share of layouts",
+        "not_caught": "misère: P(make) is P(not caught)",
+        "best": "best",
+        "model": "model",
+        "pass": "pass",
     },
     "ru": {
-        "hand": "рука", "seat": "место", "talon": "прикуп", "contract": "контракт",
-        "p_make": "P(сыграть) [95% ДИ]", "e_tricks": "E[взяток]", "ev": "EV вистов [95% ДИ]",
-        "unknown": "неизвестен: все 231 прикупа, по {k:,} раскладов", "layouts": "раскладов",
-        "seed": "зерно", "all": "все 184 756 раскладов", "recommended": "лучшая заявка",
-        "pass_value": "пас считается за 0 вистов", "heuristic": "эвристический игрок",
-        "tricks": "взятки по масти, доля раскладов", "not_caught": "мизер: P(сыграть) = "
-        "P(не поймали)", "best": "лучшее", "model": "модель", "pass": "пас",
+        "hand": "рука",
+        "seat": "место",
+        "talon": "прикуп",
+        "contract": "контракт",
+        "p_make": "P(сыграть) [95% ДИ]",
+        "e_tricks": "E[взяток]",
+        "ev": "EV вистов [95% ДИ]",
+        "unknown": "неизвестен: все 231 прикупа, по {k:,} раскладов",
+        "layouts": "раскладов",
+        "seed": "зерно",
+        "all": "все 184 756 раскладов",
+        "recommended": "лучшая заявка",
+        "pass_value": "пас считается за 0 вистов",
+        "heuristic": "эвристический игрок",
+        "tricks": "взятки по масти, доля раскладов",
+        "not_caught": "мизер: P(сыграть) = P(не поймали)",
+        "best": "лучшее",
+        "model": "модель",
+        "pass": "пас",
     },
-}  # fmt: skip
+}
 SEAT_TEXT: dict[Style, tuple[str, ...]] = {
     "en": ("first hand, leads", "second hand", "third hand"),
     "ru": ("первая рука, ходит", "вторая рука", "третья рука"),
@@ -542,28 +624,38 @@ def _contract_text(contract: str, style: Style) -> str:
 def model_text(analysis: Analysis, style: Style = "en") -> str:
     """The model in a few sentences (English; the numbers are the same in any notation)."""
     if analysis.talon is None:
-        talon = ("The talon is uniform over the 231 pairs of the 22 cards he does not see, "
-                 "weighted exactly (the same number of layouts for each pair).")  # fmt: skip
+        talon = (
+            "The talon is uniform over the 231 pairs of the 22 cards he does not see, "
+            "weighted exactly (the same number of layouts for each pair)."
+        )
     else:
         talon = f"The talon is {format_hand(analysis.talon, style)}."
     if analysis.fixed_discard is not None:
         discard = f"He discards {format_hand(analysis.fixed_discard, style)} in every contract."
     else:
-        discard = ("He takes the talon and discards before he sees the layout by "
-                   f"{POLICY_TEXT[analysis.discard]}.")  # fmt: skip
+        discard = (
+            "He takes the talon and discards before he sees the layout by "
+            f"{POLICY_TEXT[analysis.discard]}."
+        )
         if analysis.discard == UPPER_BOUND:
             discard = f"He takes the talon and discards by {POLICY_TEXT['upper-bound']}."
-    split = ("Every split of the defenders' 20 cards is played" if analysis.exhaustive
-             else "The defenders' 20 cards are split uniformly")  # fmt: skip
-    return " ".join([
-        talon, discard,
-        f"{split}, the same layouts for every contract, double-dummy, the first hand leading.",
-        "Misère is played open (the catchers see the discard, the declarer sees every card "
-        "before his first lead): the package's information model today.",
-        f"EV: the declarer's settled whists, {analysis.rules.scoring.value.capitalize()} "
-        f"scoring, {analysis.rules.players} players, both defenders whisting; passing counts "
-        "as 0 whists.",
-    ])  # fmt: skip
+    split = (
+        "Every split of the defenders' 20 cards is played"
+        if analysis.exhaustive
+        else "The defenders' 20 cards are split uniformly"
+    )
+    return " ".join(
+        [
+            talon,
+            discard,
+            f"{split}, the same layouts for every contract, double-dummy, the first hand leading.",
+            "Misère is played open (the catchers see the discard, the declarer sees every card "
+            "before his first lead): the package's information model today.",
+            f"EV: the declarer's settled whists, {analysis.rules.scoring.value.capitalize()} "
+            f"scoring, {analysis.rules.players} players, both defenders whisting; passing counts "
+            "as 0 whists.",
+        ]
+    )
 
 
 def _header(analysis: Analysis, style: Style) -> list[str]:
@@ -594,8 +686,9 @@ def format_text(analysis: Analysis, style: Style = "en") -> str:
     """The CLI's table: one line per contract, then the trick shares, the bid and the why."""
     labels = LABELS[style]
     lines = [*_header(analysis, style), ""]
-    lines.append(f"{labels['contract']:<9}{labels['p_make']:<24}{labels['e_tricks']:>9}  "
-                 f"{labels['ev']}")  # fmt: skip
+    lines.append(
+        f"{labels['contract']:<9}{labels['p_make']:<24}{labels['e_tricks']:>9}  {labels['ev']}"
+    )
     for row in analysis.table.itertuples():
         name = Contract.parse(str(row.contract)).format(style)
         mark = f"  {BEST_MARK} {labels['best']}" if row.best else ""
@@ -613,8 +706,7 @@ def format_text(analysis: Analysis, style: Style = "en") -> str:
             if strain == "misère"
             else ("БК" if strain == "NT" and style == "ru" else str(strain))
         )
-        lines.append(f"{name:<8}" + "".join(
-            f"{v:>6.3f}" if v else f"{'.':>6}" for v in values))  # fmt: skip
+        lines.append(f"{name:<8}" + "".join(f"{v:>6.3f}" if v else f"{'.':>6}" for v in values))
     recommended = _contract_text(analysis.recommended, style)
     lines += [
         "",
@@ -638,8 +730,10 @@ def html_table(analysis: Analysis, style: Style = "en") -> str:
     marked, ♦ ♥ in red, the model below."""
     labels = LABELS[style]
     cell = "style='padding:1px 8px;text-align:right'"
-    head = "".join(f"<th {cell}>{html.escape(labels[k])}</th>"
-                   for k in ("contract", "p_make", "e_tricks", "ev"))  # fmt: skip
+    head = "".join(
+        f"<th {cell}>{html.escape(labels[k])}</th>"
+        for k in ("contract", "p_make", "e_tricks", "ev")
+    )
     body = []
     for row in analysis.table.itertuples():
         name = _coloured(Contract.parse(str(row.contract)).format(style))

@@ -71,19 +71,28 @@ def play_contracts(
     hands12 = deals[declared, seats] | deals[declared, TALON]
     heuristic, contract[declared] = name_contracts(hands12, np.asarray(bids)[declared])
     discard[declared] = policy.choose(
-        DiscardTask(deals[declared], seats, contract[declared], heuristic, stream,
-                    np.asarray(index)[declared])
-    )  # fmt: skip
+        DiscardTask(
+            deals[declared],
+            seats,
+            contract[declared],
+            heuristic,
+            stream,
+            np.asarray(index)[declared],
+        )
+    )
     hands = deals[:, :N_SEATS].copy()
     hands[declared, seats] = hands12 & ~discard[declared]
     tricks[declared] = contract_tricks(hands[declared], seats, contract[declared])
     return pd.DataFrame(
         {
-            "contract": contract, "discard": discard, "tricks": tricks,
-            "made": made_mask(contract, tricks), "score": declarer_score(contract, tricks, rules),
+            "contract": contract,
+            "discard": discard,
+            "tricks": tricks,
+            "made": made_mask(contract, tricks),
+            "score": declarer_score(contract, tricks, rules),
             **declarer_classes(hands, declarers),
         }
-    )  # fmt: skip
+    )
 
 
 def made_mask(contracts: np.ndarray, tricks: np.ndarray) -> np.ndarray:

@@ -424,9 +424,10 @@ class SampledDiscard:
             kept = hands12[group] & ~shortlist[group, c]
             trial[np.arange(len(group)), :, declarers[group]] = kept[:, None]
             tricks = contract_tricks(
-                trial.reshape(-1, TALON), np.repeat(declarers[group], self.samples),
+                trial.reshape(-1, TALON),
+                np.repeat(declarers[group], self.samples),
                 np.repeat(contracts[group], self.samples),
-            )  # fmt: skip
+            )
             loss[group, c] = -tricks.reshape(len(group), self.samples).mean(axis=1)
         return shortlist[np.arange(len(hands12)), loss.argmin(axis=1)]
 
@@ -439,8 +440,11 @@ DISCARDS: dict[str, type[DiscardPolicy]] = {
 REALISTIC = SampledDiscard.name
 # What users call the policies: the double-dummy best discard by what it is, an upper bound.
 UPPER_BOUND = "upper-bound"
-USER_NAMES = {REALISTIC: REALISTIC, HeuristicDiscard.name: HeuristicDiscard.name,
-              UPPER_BOUND: DoubleDummyDiscard.name}  # fmt: skip
+USER_NAMES = {
+    REALISTIC: REALISTIC,
+    HeuristicDiscard.name: HeuristicDiscard.name,
+    UPPER_BOUND: DoubleDummyDiscard.name,
+}
 
 
 def discard_policy(name: str) -> type[DiscardPolicy]:
@@ -485,8 +489,9 @@ def _misere_losses(
         for target in np.unique(level):
             group = picked[level == target]
             candidate, layout = np.nonzero(pending[group])
-            done = makes_many(rows[group[candidate] * samples + layout], int(target),
-                              misere=True, declarer=seat)  # fmt: skip
+            done = makes_many(
+                rows[group[candidate] * samples + layout], int(target), misere=True, declarer=seat
+            )
             pending[group[candidate[done]], layout[done]] = False
             lower[group[candidate[~done]], layout[~done]] += 1
     out = np.full((n, k), np.inf)

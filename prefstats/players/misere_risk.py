@@ -177,17 +177,35 @@ _POLICY_TEXT: dict[Style, dict[str, str]] = {
     },
 }
 _WORDS: dict[Style, dict[str, str]] = {
-    "en": {"hand": "hand", "seat": "seat", "talon": "talon", "discard": "discard",
-           "unknown": "unknown (drawn per layout)", "all": "all layouts",
-           "random": "random layouts, seed", "sub-stream": "sub-stream",
-           "caught": "P(caught)", "tricks": "E[tricks]", "information": "information",
-           "header": "tricks  layouts  share [95% CI]"},
-    "ru": {"hand": "рука", "seat": "место", "talon": "прикуп", "discard": "снос",
-           "unknown": "неизвестен (свой в каждом раскладе)", "all": "все расклады",
-           "random": "случайных раскладов, зерно", "sub-stream": "подпоток",
-           "caught": "P(поймали)", "tricks": "E[взяток]", "information": "информация",
-           "header": "взяток раскладов доля [95% ДИ]"},
-}  # fmt: skip
+    "en": {
+        "hand": "hand",
+        "seat": "seat",
+        "talon": "talon",
+        "discard": "discard",
+        "unknown": "unknown (drawn per layout)",
+        "all": "all layouts",
+        "random": "random layouts, seed",
+        "sub-stream": "sub-stream",
+        "caught": "P(caught)",
+        "tricks": "E[tricks]",
+        "information": "information",
+        "header": "tricks  layouts  share [95% CI]",
+    },
+    "ru": {
+        "hand": "рука",
+        "seat": "место",
+        "talon": "прикуп",
+        "discard": "снос",
+        "unknown": "неизвестен (свой в каждом раскладе)",
+        "all": "все расклады",
+        "random": "случайных раскладов, зерно",
+        "sub-stream": "подпоток",
+        "caught": "P(поймали)",
+        "tricks": "E[взяток]",
+        "information": "информация",
+        "header": "взяток раскладов доля [95% ДИ]",
+    },
+}
 
 
 def misere_risk(
@@ -224,8 +242,10 @@ def misere_risk(
     seat = seat_index("seat", seat)
     talon_mask = None if talon is None else _checked_cards("talon", talon, TALON_SIZE)
     if talon_mask is not None and talon_mask & hand_mask:
-        raise ValueError(f"talon {format_hand(talon_mask)} overlaps the hand: "
-                         f"{format_hand(talon_mask & hand_mask)}")  # fmt: skip
+        raise ValueError(
+            f"talon {format_hand(talon_mask)} overlaps the hand: "
+            f"{format_hand(talon_mask & hand_mask)}"
+        )
     policy, fixed = _checked_discard(discard, hand_mask, talon_mask)
     integer("choice_n", choice_n, 1)
     if information not in INFORMATION:
@@ -252,11 +272,16 @@ def misere_risk(
     tricks = np.zeros(len(deals), dtype=np.int8)
     played = deals.copy()
     block = EXHAUSTIVE_BLOCK if exhaustive else BLOCK
-    for start in tqdm(range(0, len(deals), block), disable=not progress, unit="block",
-                      desc=f"{len(deals):,} layouts"):  # fmt: skip
+    for start in tqdm(
+        range(0, len(deals), block),
+        disable=not progress,
+        unit="block",
+        desc=f"{len(deals):,} layouts",
+    ):
         rows = slice(start, start + block)
-        discards[rows] = _discards(deals[rows], seat, policy, fixed, choice_n,
-                                   stream.child(CHOICE_STREAM))  # fmt: skip
+        discards[rows] = _discards(
+            deals[rows], seat, policy, fixed, choice_n, stream.child(CHOICE_STREAM)
+        )
         played[rows, seat] = (deals[rows, seat] | deals[rows, TALON]) & ~discards[rows]
         blind_here = information in BLIND_MODELS and seat == FIRST_HAND
         if information == "open" or (information == "blind" and not blind_here):
@@ -269,8 +294,17 @@ def misere_risk(
             tricks[rows] = _hidden_tricks(played[rows], discards[rows], seat, information)
     if information in BLIND_MODELS and seat == FIRST_HAND:
         tricks = _blind_tricks(played, discards, seat, information)
-    return _result(hand_mask, seat, talon_mask, policy, information, exhaustive, stream,
-                   np.column_stack([played, discards]), tricks)  # fmt: skip
+    return _result(
+        hand_mask,
+        seat,
+        talon_mask,
+        policy,
+        information,
+        exhaustive,
+        stream,
+        np.column_stack([played, discards]),
+        tricks,
+    )
 
 
 def _possible(hands12: np.ndarray, discards: np.ndarray, information: str) -> np.ndarray | None:
@@ -305,8 +339,9 @@ def _blind_tricks(
         hand, discard = int(played[group[0], seat]), int(discards[group[0]])
         possible = None
         if information in HIDDEN_MODELS:
-            row = _possible(np.array([hand | discard], dtype=np.uint32), discards[group[:1]],
-                            information)  # fmt: skip
+            row = _possible(
+                np.array([hand | discard], dtype=np.uint32), discards[group[:1]], information
+            )
             possible = (
                 [int(d) for d in np.unique(row[0]) if d]
                 if row is not None
@@ -338,8 +373,9 @@ def _discards(
         task = DiscardTask(deals, seats, contracts, misere_discards(hands12), stream, seats)
         return discard_policy(policy)().choose(task)
     distinct, first, inverse = np.unique(hands12, return_index=True, return_inverse=True)
-    task = DiscardTask(deals[first], seats[first], contracts[first], misere_discards(distinct),
-                       stream, distinct)  # fmt: skip
+    task = DiscardTask(
+        deals[first], seats[first], contracts[first], misere_discards(distinct), stream, distinct
+    )
     return SampledDiscard(samples=choice_n).choose(task)[inverse.reshape(-1)]
 
 
@@ -365,11 +401,19 @@ def _result(
     deals.flags.writeable = False
     tricks.flags.writeable = False
     return MisereRisk(
-        hand=hand, seat=seat, talon=talon, policy=policy, information=information,
-        exhaustive=exhaustive, stream=stream,
-        counts=tuple(int(c) for c in counts), p_caught=p_caught, mean_tricks=mean_tricks,
-        deals=deals, tricks=tricks,
-    )  # fmt: skip
+        hand=hand,
+        seat=seat,
+        talon=talon,
+        policy=policy,
+        information=information,
+        exhaustive=exhaustive,
+        stream=stream,
+        counts=tuple(int(c) for c in counts),
+        p_caught=p_caught,
+        mean_tricks=mean_tricks,
+        deals=deals,
+        tricks=tricks,
+    )
 
 
 def _checked_cards(name: str, cards: int | np.integer | str, size: int) -> int:

@@ -106,8 +106,14 @@ def _values_table(nets: dict[str, np.ndarray], n: int, baseline: float) -> pd.Da
             "sd": float(values.std()),
             "n": len(values),
         }
-    rows["no_misere"] = {"ev": baseline, "low": baseline, "high": baseline,
-                         "variance": 0.0, "sd": 0.0, "n": n}  # fmt: skip
+    rows["no_misere"] = {
+        "ev": baseline,
+        "low": baseline,
+        "high": baseline,
+        "variance": 0.0,
+        "sd": 0.0,
+        "n": n,
+    }
     return pd.DataFrame.from_dict(rows, orient="index")
 
 
@@ -180,8 +186,9 @@ def sharing_region(
         both = ce["inviter_if_shared"] > ce["solo"] and (
             ce["dealer_if_shared"] > ce["dealer_if_refused"]
         )
-        rows.append({"risk_aversion": a, **{f"ce_{k}": v for k, v in ce.items()},
-                     "both_gain": both})  # fmt: skip
+        rows.append(
+            {"risk_aversion": a, **{f"ce_{k}": v for k, v in ce.items()}, "both_gain": both}
+        )
     return pd.DataFrame(rows)
 
 

@@ -37,22 +37,26 @@ def catch_answer(rates: pd.DataFrame, holdings: tuple[str, ...] = ANSWER_HOLDING
         mask = parse_holding(text)
         cells = []
         for setting in ("lowest-sides", "clean-sides", "as-dealt"):
-            rows = rates[(rates.setting == setting) & (rates.holding == mask)
-                         & (rates.lead == LEADS[1])]  # fmt: skip
+            rows = rates[
+                (rates.setting == setting) & (rates.holding == mask) & (rates.lead == LEADS[1])
+            ]
             if len(rows):
                 row = rows.iloc[0]
                 pooled = ", pooled by length" if bool(row.pooled) else ""
-                cells.append(f"{share_text(row.p_caught, row.p_caught_low, row.p_caught_high)}"
-                             f" {setting}{pooled}")  # fmt: skip
+                cells.append(
+                    f"{share_text(row.p_caught, row.p_caught_low, row.p_caught_high)}"
+                    f" {setting}{pooled}"
+                )
         if cells:
             sentences.append(f"{text}: " + "; ".join(cells))
     return (
         "Caught when the defender after the declarer leads (the left lead), by what else the "
         "declarer holds (lowest-sides: the lowest cards elsewhere; clean-sides: random clean "
         "suits; as-dealt: misère hands as dealt, after the heuristic discard): "
-        + ". ".join(sentences) + ". What else he holds moves the rate well beyond sampling "
+        + ". ".join(sentences)
+        + ". What else he holds moves the rate well beyond sampling "
         "error, so a catch rate means little without its setting."
-    )  # fmt: skip
+    )
 
 
 def sharing_answer(ev_table: pd.DataFrame) -> str:
@@ -89,10 +93,9 @@ def readme_blocks() -> dict[str, str]:
     blocks = {
         "findings": findings_markdown(findings) + "\n\n" + claim_answer(findings),
         "sensitivity": sensitivity_markdown(pd.read_parquet(shipped(SENSITIVITY))),
-        "catch": catch_markdown(published_comparison(table=rates)) + "\n\n"
-        + catch_answer(rates),
+        "catch": catch_markdown(published_comparison(table=rates)) + "\n\n" + catch_answer(rates),
         "sharing": sharing_answer(pd.read_parquet(shipped(MISERE_EV))),
-    }  # fmt: skip
+    }
     return {name: blocks[name] for name in README_BLOCKS}
 
 

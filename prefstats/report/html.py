@@ -99,7 +99,7 @@ def build_report(
         "catch_pairs": catch_pairs if catch_pairs is not None else _shipped_pairs(),
         "sensitivity": sensitivity if sensitivity is not None else _shipped(SENSITIVITY_TABLE),
         "ev_table": ev_table,
-    }  # fmt: skip
+    }
     body = "\n".join(_sections(table, spec, summary, inputs))
     out = Path(out)
     write_atomic(  # a full disk leaves no half report behind
@@ -114,14 +114,23 @@ def build_report(
 def _sections(
     table: pd.DataFrame, spec: dict[str, Any], summary: pd.DataFrame, inputs: dict[str, Any]
 ) -> list[str]:
-    parts = [_header(spec, len(table)), _claim(summary), _exact(table),
-             _bidders(table, summary, inputs["sensitivity"]), _classes(table)]  # fmt: skip
-    needs = (("catch", _catch, "catch_rates"), ("pairs", _pairs, "catch_pairs"),
-             ("sharing", _sharing, "ev_table"))  # fmt: skip
+    parts = [
+        _header(spec, len(table)),
+        _claim(summary),
+        _exact(table),
+        _bidders(table, summary, inputs["sensitivity"]),
+        _classes(table),
+    ]
+    needs = (
+        ("catch", _catch, "catch_rates"),
+        ("pairs", _pairs, "catch_pairs"),
+        ("sharing", _sharing, "ev_table"),
+    )
     for name, section, key in needs:
         if inputs[key] is None or not len(inputs[key]):
-            warnings.warn(f"report: section '{name}' left out: no {key} table",
-                          ReportWarning, stacklevel=3)  # fmt: skip
+            warnings.warn(
+                f"report: section '{name}' left out: no {key} table", ReportWarning, stacklevel=3
+            )
             continue
         parts.append(section(inputs[key]))
     parts.append(_method(spec))
@@ -156,9 +165,11 @@ def _figure(
     stays about as large as the page's on a 390-pixel screen."""
     wide = _png(draw, size)
     narrow = _png(phone or draw, (PHONE_WIDTH, max(PHONE_HEIGHT, size[1] * 0.9)))
-    return (f"<figure><picture><source media='{PHONE_MEDIA}' srcset='data:image/png;base64,"
-            f"{narrow}'><img alt='{_e(caption)}' src='data:image/png;base64,{wide}'></picture>"
-            f"<figcaption>{_e(caption)}</figcaption></figure>")  # fmt: skip
+    return (
+        f"<figure><picture><source media='{PHONE_MEDIA}' srcset='data:image/png;base64,"
+        f"{narrow}'><img alt='{_e(caption)}' src='data:image/png;base64,{wide}'></picture>"
+        f"<figcaption>{_e(caption)}</figcaption></figure>"
+    )
 
 
 def _png(draw: Callable[[Figure], None], size: tuple[float, float]) -> str:
@@ -179,12 +190,15 @@ def _on_axes(draw: Callable[[Any], None]) -> Callable[[Figure], None]:
 def _table(frame: pd.DataFrame) -> str:
     """An HTML table, every cell escaped; columns of numbers (digits, %, ×) aligned right."""
     right = [bool(len(frame)) and all(_numeric(v) for v in frame[c]) for c in frame.columns]
-    head = "".join(f"<th{_align(r)}>{_e(c)}</th>" for c, r in zip(frame.columns, right,
-                                                                   strict=True))  # fmt: skip
+    head = "".join(
+        f"<th{_align(r)}>{_e(c)}</th>" for c, r in zip(frame.columns, right, strict=True)
+    )
     body = "".join(
-        "<tr>" + "".join(f"<td{_align(r)}>{_e(v)}</td>" for v, r in zip(row, right, strict=True))
-        + "</tr>" for row in frame.itertuples(index=False)
-    )  # fmt: skip
+        "<tr>"
+        + "".join(f"<td{_align(r)}>{_e(v)}</td>" for v, r in zip(row, right, strict=True))
+        + "</tr>"
+        for row in frame.itertuples(index=False)
+    )
     table = f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
     return f"<div class='scroll'>{table}</div>"
 
@@ -221,44 +235,64 @@ def _p(text: str, css: str = "") -> str:
 
 
 def _header(spec: dict[str, Any], n: int) -> str:
-    what = (f"{n:,} deals of seed {spec.get('seed')}; rule set {spec.get('rules')}, evaluator "
-            f"{spec.get('evaluator')}, discard {spec.get('discard')}; prefstats {__version__}; "
-            f"written {dt.date.today()}.")  # fmt: skip
-    size = (f"This report is of a run of {n:,} deals; its figures carry that run's sampling "
-            "error. The README's figures come from the tables shipped with the package "
-            "(prefstats/data: 10^6-deal runs), so they differ from these by sampling error and "
-            "by any setting that differs.")  # fmt: skip
-    return ("<h1>Preferans statistics: nine-trick games, misère, and sharing it</h1>"
-            + _p(what) + _p(size, "note"))  # fmt: skip
+    what = (
+        f"{n:,} deals of seed {spec.get('seed')}; rule set {spec.get('rules')}, evaluator "
+        f"{spec.get('evaluator')}, discard {spec.get('discard')}; prefstats {__version__}; "
+        f"written {dt.date.today()}."
+    )
+    size = (
+        f"This report is of a run of {n:,} deals; its figures carry that run's sampling "
+        "error. The README's figures come from the tables shipped with the package "
+        "(prefstats/data: 10^6-deal runs), so they differ from these by sampling error and "
+        "by any setting that differs."
+    )
+    return (
+        "<h1>Preferans statistics: nine-trick games, misère, and sharing it</h1>"
+        + _p(what)
+        + _p(size, "note")
+    )
 
 
 def _claim(summary: pd.DataFrame) -> str:
     text = [
         "<h2 id='claim'>The Codex claim</h2>",
-        _p("Codex note 40: a nine-trick game is, by statistics and probability theory, a "
-           "considerably rarer event than misère. A nine here is a contract of nine or ten "
-           "tricks, in every measure. Three measures: " + "; ".join(
-               f"{plots.MEASURE_LABELS[m]}: {tables.MEASURE_TEXT[m]}"
-               for m in plots.MEASURE_LABELS if m in set(summary.measure)) + "."),
+        _p(
+            "Codex note 40: a nine-trick game is, by statistics and probability theory, a "
+            "considerably rarer event than misère. A nine here is a contract of nine or ten "
+            "tricks, in every measure. Three measures: "
+            + "; ".join(
+                f"{plots.MEASURE_LABELS[m]}: {tables.MEASURE_TEXT[m]}"
+                for m in plots.MEASURE_LABELS
+                if m in set(summary.measure)
+            )
+            + "."
+        ),
         _p(summary.attrs["verdict"], "verdict"),
         _table(tables.ratios(summary)),
         _table(tables.headline(summary)),
-        _figure(_on_axes(lambda ax: plots.nine_vs_misere(summary, ax)),
-                "Share of deals with a nine (9 or 10 tricks) and with misère, by measure; "
-                "bars are 95% Wilson intervals.", (7, 3.6)),
-    ]  # fmt: skip
+        _figure(
+            _on_axes(lambda ax: plots.nine_vs_misere(summary, ax)),
+            "Share of deals with a nine (9 or 10 tricks) and with misère, by measure; "
+            "bars are 95% Wilson intervals.",
+            (7, 3.6),
+        ),
+    ]
     return "\n".join(text)
 
 
 def _exact(table: pd.DataFrame) -> str:
-    return "\n".join([
-        "<h2 id='exact'>Clean misère, exactly</h2>",
-        _p("The chance that a random ten-card hand is a misère that cannot be caught depends on "
-           "what is called clean. Each definition with its exact probability (generating "
-           "functions over the 256 holdings of a suit) and, beside it, the share of this run's "
-           "dealt hands it counts (every seat's ten cards before the talon)."),
-        _table(tables.clean_misere(clean_misere_check(table))),
-    ])  # fmt: skip
+    return "\n".join(
+        [
+            "<h2 id='exact'>Clean misère, exactly</h2>",
+            _p(
+                "The chance that a random ten-card hand is a misère that cannot be caught "
+                "depends on what is called clean. Each definition with its exact probability "
+                "(generating functions over the 256 holdings of a suit) and, beside it, the share "
+                "of this run's dealt hands it counts (every seat's ten cards before the talon)."
+            ),
+            _table(tables.clean_misere(clean_misere_check(table))),
+        ]
+    )
 
 
 def _bidders(table: pd.DataFrame, summary: pd.DataFrame, sensitivity: pd.DataFrame | None) -> str:
@@ -269,15 +303,24 @@ def _bidders(table: pd.DataFrame, summary: pd.DataFrame, sensitivity: pd.DataFra
     game = summary[(summary.measure == "potential") & (summary.event == "any game")]
     if len(game):
         row = game.iloc[0]
-        line += (f"Yet in {tables.share_text(row.estimate, row.low, row.high)} some seat could "
-                 "make a six or more double-dummy. ")  # fmt: skip
-    line += ("The heuristic bidders bid only what they count (tricks counted as players count "
-             "them, plus one expected from the talon) and misère only below a risk limit, so "
-             "what is played measures the bidders as much as the cards; the dealt potential "
-             "does not depend on them.")  # fmt: skip
-    text += [_p(line), _figure(_on_axes(lambda ax: plots.contract_frequencies(summary, ax)),
-                               "Every contract as played after the talon, share of deals (log "
-                               "scale), 95% intervals.", (8, 3.8))]  # fmt: skip
+        line += (
+            f"Yet in {tables.share_text(row.estimate, row.low, row.high)} some seat could "
+            "make a six or more double-dummy. "
+        )
+    line += (
+        "The heuristic bidders bid only what they count (tricks counted as players count "
+        "them, plus one expected from the talon) and misère only below a risk limit, so "
+        "what is played measures the bidders as much as the cards; the dealt potential "
+        "does not depend on them."
+    )
+    text += [
+        _p(line),
+        _figure(
+            _on_axes(lambda ax: plots.contract_frequencies(summary, ax)),
+            "Every contract as played after the talon, share of deals (log scale), 95% intervals.",
+            (8, 3.8),
+        ),
+    ]
     calibration = bidder_calibration(table)
     text += [
         "<h3>Calibration</h3>",
@@ -289,132 +332,197 @@ def _bidders(table: pd.DataFrame, summary: pd.DataFrame, sensitivity: pd.DataFra
         _table(tables.calibration(calibration)),
     ]
     if (calibration.outcome == "caught").any():
-        text.append(_figure(_on_axes(lambda ax: plots.calibration(calibration, ax)),
-                            "Misères as bid: the share caught (95% intervals) against the "
-                            "bidders' estimate; a calibrated estimate lies on the diagonal.",
-                            (5.5, 4)))  # fmt: skip
+        text.append(
+            _figure(
+                _on_axes(lambda ax: plots.calibration(calibration, ax)),
+                "Misères as bid: the share caught (95% intervals) against the "
+                "bidders' estimate; a calibrated estimate lies on the diagonal.",
+                (5.5, 4),
+            )
+        )
     if sensitivity is not None and len(sensitivity):
         text += [
             "<h3>How much the misère risk limit decides</h3>",
-            _p("The same deals played with the bidders' misère risk limit set from 'none' "
-               "(only hands with no catchable suit) to 0.5; from the shipped sensitivity "
-               "table, a run of its own."),
+            _p(
+                "The same deals played with the bidders' misère risk limit set from 'none' "
+                "(only hands with no catchable suit) to 0.5; from the shipped sensitivity "
+                "table, a run of its own."
+            ),
             _table(tables.sensitivity(sensitivity)),
-            _figure(_on_axes(lambda ax: plots.sensitivity(sensitivity, ax)),
-                    "Misère / nine as played, by the bidders' misère risk limit (95% "
-                    "intervals).", (7, 3.6)),
-        ]  # fmt: skip
+            _figure(
+                _on_axes(lambda ax: plots.sensitivity(sensitivity, ax)),
+                "Misère / nine as played, by the bidders' misère risk limit (95% intervals).",
+                (7, 3.6),
+            ),
+        ]
     else:
-        warnings.warn("report: the sensitivity part left out: no sensitivity table",
-                      ReportWarning, stacklevel=3)  # fmt: skip
+        warnings.warn(
+            "report: the sensitivity part left out: no sensitivity table",
+            ReportWarning,
+            stacklevel=3,
+        )
     return "\n".join(text)
 
 
 def _classes(table: pd.DataFrame) -> str:
     exact = pd.Series({c.label: float(p) for c, p in suit_class_probabilities().items()})
     simulated = suit_class_shares(table)
-    shown = pd.DataFrame({
-        "class": [label.replace("_", " ") for label in simulated.index],
-        "exact": [f"{p:.4f}" for p in exact.reindex(simulated.index)],
-        "this run's suits (95% CI)": [tables.share_text(s, lo, hi) for s, lo, hi in
-                                      zip(simulated.share, simulated.low, simulated.high,
-                                          strict=True)],
-    })  # fmt: skip
-    return "\n".join([
-        "<h2 id='classes'>Misère suit classes</h2>",
-        _p("How often one suit of a dealt ten-card hand is clean, conditionally clean, "
-           "catchable or void: exactly, and over every suit of every hand of this run."),
-        _table(shown),
-        _figure(_on_axes(lambda ax: plots.class_probabilities(exact, simulated, ax)),
+    shown = pd.DataFrame(
+        {
+            "class": [label.replace("_", " ") for label in simulated.index],
+            "exact": [f"{p:.4f}" for p in exact.reindex(simulated.index)],
+            "this run's suits (95% CI)": [
+                tables.share_text(s, lo, hi)
+                for s, lo, hi in zip(simulated.share, simulated.low, simulated.high, strict=True)
+            ],
+        }
+    )
+    return "\n".join(
+        [
+            "<h2 id='classes'>Misère suit classes</h2>",
+            _p(
+                "How often one suit of a dealt ten-card hand is clean, conditionally clean, "
+                "catchable or void: exactly, and over every suit of every hand of this run."
+            ),
+            _table(shown),
+            _figure(
+                _on_axes(lambda ax: plots.class_probabilities(exact, simulated, ax)),
                 "One suit of a dealt hand by misère class: exact (bars) and this run's "
-                "(points, 95% intervals).", (6.5, 3.6)),
-    ])  # fmt: skip
+                "(points, 95% intervals).",
+                (6.5, 3.6),
+            ),
+        ]
+    )
 
 
 def _catch(rates: pd.DataFrame) -> str:
     comparison = published_comparison(table=rates) if "setting" in rates else None
     text = [
         "<h2 id='catch'>How often a misère is caught</h2>",
-        _p("A holding's catch rate depends on what else the declarer holds, so it is measured in "
-           "three settings, each with the exact solver on random layouts, two cards out of play "
-           "and the other twenty split at random: clean-sides (random clean suits elsewhere), "
-           "lowest-sides (the lowest cards elsewhere, the textbook setting) and as-dealt "
-           "(misère hands as the deals of a study give them, after the heuristic discard, with "
-           "exactly one catchable suit). Own lead: the declarer leads to the first trick; left "
-           "or right: the defender after or before him does."),
-    ]  # fmt: skip
+        _p(
+            "A holding's catch rate depends on what else the declarer holds, so it is measured in "
+            "three settings, each with the exact solver on random layouts, two cards out of play "
+            "and the other twenty split at random: clean-sides (random clean suits elsewhere), "
+            "lowest-sides (the lowest cards elsewhere, the textbook setting) and as-dealt "
+            "(misère hands as the deals of a study give them, after the heuristic discard, with "
+            "exactly one catchable suit). Own lead: the declarer leads to the first trick; left "
+            "or right: the defender after or before him does."
+        ),
+    ]
     if comparison is not None:
         text += [
             _table(tables.catch_comparison(comparison)),
-            _p("Published figures are from " + "; ".join(SOURCES.values()) + ": round "
-               "percentages with no derivation, the lead named for three holdings only, no "
-               "talon or discard; they sit closest to the lowest-sides setting's defenders' lead "
-               "for one-card holdings and fall between the settings elsewhere.", "note"),
-            _figure(lambda fig: plots.catch_settings(rates, fig, COMMON_HOLDINGS),
-                    "Each catchable holding of one to four cards: P(caught) on the defenders' "
-                    "lead in the lowest-sides and as-dealt settings against clean-sides.",
-                    (9, 3.2), lambda fig: plots.catch_settings(rates, fig, COMMON_HOLDINGS, 2)),
-        ]  # fmt: skip
+            _p(
+                "Published figures are from " + "; ".join(SOURCES.values()) + ": round "
+                "percentages with no derivation, the lead named for three holdings only, no "
+                "talon or discard; they sit closest to the lowest-sides setting's defenders' lead "
+                "for one-card holdings and fall between the settings elsewhere.",
+                "note",
+            ),
+            _figure(
+                lambda fig: plots.catch_settings(rates, fig, COMMON_HOLDINGS),
+                "Each catchable holding of one to four cards: P(caught) on the defenders' "
+                "lead in the lowest-sides and as-dealt settings against clean-sides.",
+                (9, 3.2),
+                lambda fig: plots.catch_settings(rates, fig, COMMON_HOLDINGS, 2),
+            ),
+        ]
     return "\n".join(text)
 
 
 def _pairs(table: pd.DataFrame) -> str:
-    by_lead = table.groupby("lead", sort=False).agg(
-        pairs=("n", "size"), layouts_each=("n", "min"), mean_measured=("p_caught", "mean"),
-        mean_product=("p_independent", "mean"),
-        mean_abs_difference=("difference", lambda d: d.abs().mean()),
-        product_inside_95=("inside", "mean"),
-    ).reset_index()  # fmt: skip
+    by_lead = (
+        table.groupby("lead", sort=False)
+        .agg(
+            pairs=("n", "size"),
+            layouts_each=("n", "min"),
+            mean_measured=("p_caught", "mean"),
+            mean_product=("p_independent", "mean"),
+            mean_abs_difference=("difference", lambda d: d.abs().mean()),
+            product_inside_95=("inside", "mean"),
+        )
+        .reset_index()
+    )
     for column in ("mean_measured", "mean_product", "mean_abs_difference"):
         by_lead[column] = by_lead[column].map("{:.3f}".format)
     by_lead["product_inside_95"] = by_lead["product_inside_95"].map("{:.1%}".format)
     for column in ("pairs", "layouts_each"):
         by_lead[column] = by_lead[column].map("{:,}".format)
-    by_lead.columns = ["lead", "pairs", "layouts a pair", "mean measured", "mean product rule",
-                       "mean |difference|", "product inside the 95% CI"]  # fmt: skip
+    by_lead.columns = [
+        "lead",
+        "pairs",
+        "layouts a pair",
+        "mean measured",
+        "mean product rule",
+        "mean |difference|",
+        "product inside the 95% CI",
+    ]
     worst = table.reindex(table.difference.abs().sort_values(ascending=False).index).head(6)
-    shown = pd.DataFrame({
-        "pair": [f"{a} + {b}" for a, b in zip(worst.text_a, worst.text_b, strict=True)],
-        "lead": worst.lead,
-        "measured (95% CI)": [tables.share_text(p, lo, hi) for p, lo, hi in
-                              zip(worst.p_caught, worst.p_caught_low, worst.p_caught_high,
-                                  strict=True)],
-        "product rule": worst.p_independent.map("{:.3f}".format),
-    })  # fmt: skip
-    return "\n".join([
-        "<h2 id='pairs'>Two catchable suits</h2>",
-        _p("Every pair of catchable holdings of up to three cards (clean-sides setting), "
-           "against the product rule 1 − (1 − p_a)(1 − p_b) of the single-suit rates that the "
-           "bidders use for a whole hand."),
-        _table(by_lead), _p("The pairs furthest from the product rule:"), _table(shown),
-        _figure(_on_axes(lambda ax: plots.pair_independence(table, ax)),
+    shown = pd.DataFrame(
+        {
+            "pair": [f"{a} + {b}" for a, b in zip(worst.text_a, worst.text_b, strict=True)],
+            "lead": worst.lead,
+            "measured (95% CI)": [
+                tables.share_text(p, lo, hi)
+                for p, lo, hi in zip(
+                    worst.p_caught, worst.p_caught_low, worst.p_caught_high, strict=True
+                )
+            ],
+            "product rule": worst.p_independent.map("{:.3f}".format),
+        }
+    )
+    return "\n".join(
+        [
+            "<h2 id='pairs'>Two catchable suits</h2>",
+            _p(
+                "Every pair of catchable holdings of up to three cards (clean-sides setting), "
+                "against the product rule 1 − (1 − p_a)(1 − p_b) of the single-suit rates that the "
+                "bidders use for a whole hand."
+            ),
+            _table(by_lead),
+            _p("The pairs furthest from the product rule:"),
+            _table(shown),
+            _figure(
+                _on_axes(lambda ax: plots.pair_independence(table, ax)),
                 "Two catchable suits, left defender leading: measured P(caught) against the "
-                "product of the single-suit rates.", (6, 5)),
-    ])  # fmt: skip
+                "product of the single-suit rates.",
+                (6, 5),
+            ),
+        ]
+    )
 
 
 def _sharing(ev_table: pd.DataFrame) -> str:
     p = break_even(ev_table)
-    return "\n".join([
-        "<h2 id='sharing'>Solo or shared misère</h2>", _p(sharing_answer(ev_table)),
-        _table(tables.misere_ev_summary(ev_table)),
-        _figure(_on_axes(lambda ax: plots.misere_ev(ev_table, ax, (p.estimate, p.low, p.high))),
+    return "\n".join(
+        [
+            "<h2 id='sharing'>Solo or shared misère</h2>",
+            _p(sharing_answer(ev_table)),
+            _table(tables.misere_ev_summary(ev_table)),
+            _figure(
+                _on_axes(lambda ax: plots.misere_ev(ev_table, ax, (p.estimate, p.low, p.high))),
                 "Each misère: the declarer's solo EV and each partner's EV when shared, against "
                 "its catch probability; the band is the break-even with its interval.",
-                (7, 4.2)),
-    ])  # fmt: skip
+                (7, 4.2),
+            ),
+        ]
+    )
 
 
 def _method(spec: dict[str, Any]) -> str:
     items = "".join(f"<dt>{_e(k)}</dt><dd>{_e(_value_text(k, v))}</dd>" for k, v in spec.items())
-    return "\n".join([
-        "<h2 id='method'>Method</h2>",
-        _p("Deals are uniform (a counter-based random stream; deal i of a seed is always the "
-           "same deal). Each seat's evaluator gives its highest bid; the auction follows the "
-           "Codex (misère only as a first bid, beaten only by a nine, note 40's tournament "
-           "stop). The declarer takes the talon, discards and names his contract; the played "
-           "contract is solved double-dummy with the first hand leading. Intervals are Wilson "
-           "95% for shares and delta-method for ratios. The rules as modelled are in "
-           "docs/rules.md of the package's source."),
-        f"<dl class='spec'>{items}</dl>",
-    ])  # fmt: skip
+    return "\n".join(
+        [
+            "<h2 id='method'>Method</h2>",
+            _p(
+                "Deals are uniform (a counter-based random stream; deal i of a seed is always the "
+                "same deal). Each seat's evaluator gives its highest bid; the auction follows the "
+                "Codex (misère only as a first bid, beaten only by a nine, note 40's tournament "
+                "stop). The declarer takes the talon, discards and names his contract; the played "
+                "contract is solved double-dummy with the first hand leading. Intervals are Wilson "
+                "95% for shares and delta-method for ratios. The rules as modelled are in "
+                "docs/rules.md of the package's source."
+            ),
+            f"<dl class='spec'>{items}</dl>",
+        ]
+    )

@@ -37,8 +37,9 @@ def nine_vs_misere(summary: pd.DataFrame, ax: Axes) -> None:
     rows = summary[summary.event.isin(["nine", "misère"]) & (summary.kind == "share")]
     measures = [m for m in MEASURE_LABELS if m in set(rows.measure)]
     width = 0.38
-    for offset, (event, label) in enumerate((("nine", "nine (9 or 10 tricks)"),
-                                             ("misère", "misère"))):  # fmt: skip
+    for offset, (event, label) in enumerate(
+        (("nine", "nine (9 or 10 tricks)"), ("misère", "misère"))
+    ):
         part = rows[rows.event == event].set_index("measure").reindex(measures)
         x = np.arange(len(measures)) + (offset - 0.5) * width
         err = [part.estimate - part.low, part.high - part.estimate]
@@ -91,8 +92,15 @@ def catch_settings(
         for setting in ("lowest-sides", "as-dealt"):
             if setting in part:
                 marker, colour = SETTING_STYLE[setting]
-                ax.scatter(part["clean-sides"], part[setting], s=14, marker=marker,
-                           color=colour, alpha=0.75, label=setting)  # fmt: skip
+                ax.scatter(
+                    part["clean-sides"],
+                    part[setting],
+                    s=14,
+                    marker=marker,
+                    color=colour,
+                    alpha=0.75,
+                    label=setting,
+                )
         named = part[part.text.isin(label)]
         other = named["as-dealt"] if "as-dealt" in named else named["lowest-sides"]
         for text, x, y in zip(named.text, named["clean-sides"], other, strict=True):
@@ -113,10 +121,18 @@ def pair_independence(table: pd.DataFrame, ax: Axes, lead: str = "left") -> None
     (``misere.tables.pair_independence``), one point per pair, for one lead."""
     part = table[table.lead == lead]
     inside = part.inside.to_numpy(dtype=bool)
-    for mask, label, color in ((inside, "prediction inside the 95% interval", "tab:blue"),
-                               (~inside, "outside", "tab:red")):  # fmt: skip
-        ax.scatter(part.p_independent[mask], part.p_caught[mask], s=6, alpha=0.5, color=color,
-                   label=f"{label} ({mask.sum():,})")  # fmt: skip
+    for mask, label, color in (
+        (inside, "prediction inside the 95% interval", "tab:blue"),
+        (~inside, "outside", "tab:red"),
+    ):
+        ax.scatter(
+            part.p_independent[mask],
+            part.p_caught[mask],
+            s=6,
+            alpha=0.5,
+            color=color,
+            label=f"{label} ({mask.sum():,})",
+        )
     ax.plot([0, 1], [0, 1], color="black", lw=0.8)
     ax.set_xlabel("1 − (1 − p_a)(1 − p_b): independent suits")
     ax.set_ylabel("P(caught), measured")
@@ -133,8 +149,15 @@ def sensitivity(table: pd.DataFrame, ax: Axes) -> None:
     rates, tops = table.caught_rate.to_numpy(float), table.ratio_high.to_numpy(float)
     for xi, rate, top in zip(x, rates, tops, strict=True):
         if np.isfinite(rate) and np.isfinite(top):
-            ax.annotate(f"{rate:.0%} caught", (xi, top), xytext=(0, 3), textcoords="offset points",
-                        fontsize=7, ha="center", va="bottom")  # fmt: skip
+            ax.annotate(
+                f"{rate:.0%} caught",
+                (xi, top),
+                xytext=(0, 3),
+                textcoords="offset points",
+                fontsize=7,
+                ha="center",
+                va="bottom",
+            )
     ax.axhline(1, color="gray", ls="--", lw=0.8)
     ax.margins(y=0.15)
     ax.set_xticks(x, table.label)
@@ -161,15 +184,29 @@ def misere_ev(ev_table: pd.DataFrame, ax: Axes, break_even: tuple[float, float, 
     (4 players, Sochi) against its P(caught); clean and conditionally clean hands drawn last, so
     on top; the break-even catch probability (with its interval) as a vertical band."""
     catchable = ev_table["class"] == "catchable"
-    for mask, name, alpha in ((catchable, "catchable", 0.35), (~catchable, "no catchable suit",
-                                                               0.9)):  # fmt: skip
+    for mask, name, alpha in (
+        (catchable, "catchable", 0.35),
+        (~catchable, "no catchable suit", 0.9),
+    ):
         part = ev_table[mask]
-        ax.scatter(part.p_caught, part.solo_ev, s=8, alpha=alpha, color="tab:blue",
-                   marker="o" if name == "catchable" else "D",
-                   label=f"solo EV, {name} ({mask.sum():,})")  # fmt: skip
-        ax.scatter(part.p_caught, part.shared_ev, s=8, alpha=alpha, color="tab:orange",
-                   marker="o" if name == "catchable" else "D",
-                   label=f"shared EV, each partner, {name}")  # fmt: skip
+        ax.scatter(
+            part.p_caught,
+            part.solo_ev,
+            s=8,
+            alpha=alpha,
+            color="tab:blue",
+            marker="o" if name == "catchable" else "D",
+            label=f"solo EV, {name} ({mask.sum():,})",
+        )
+        ax.scatter(
+            part.p_caught,
+            part.shared_ev,
+            s=8,
+            alpha=alpha,
+            color="tab:orange",
+            marker="o" if name == "catchable" else "D",
+            label=f"shared EV, each partner, {name}",
+        )
     point, low, high = break_even
     ax.axvspan(low, high, color="gray", alpha=0.3)
     ax.axvline(point, color="black", lw=1, label=f"break-even P(caught) {point:.2f}")
@@ -202,8 +239,14 @@ def contract_chances(tables: dict[str, pd.DataFrame], ax: Axes) -> None:
         err = [part.p_make - part.p_make_low, part.p_make_high - part.p_make]
         line = ax.errorbar(x, part.p_make, yerr=err, fmt="o", ms=4, capsize=2, label=label)
         best = part["best"].to_numpy(dtype=bool)
-        ax.scatter(x[best], part.p_make[best], s=140, facecolors="none",
-                   edgecolors=line[0].get_color(), linewidths=1.5)  # fmt: skip
+        ax.scatter(
+            x[best],
+            part.p_make[best],
+            s=140,
+            facecolors="none",
+            edgecolors=line[0].get_color(),
+            linewidths=1.5,
+        )
     ax.set_xticks(range(len(names)), names, rotation=90)
     _red_labels(ax.get_xticklabels())
     ax.set_ylim(-0.03, 1.03)

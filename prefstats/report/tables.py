@@ -67,74 +67,98 @@ def ratio_text(ratio: float, low: float, high: float) -> str:
 def headline(summary: pd.DataFrame, events: tuple[str, ...] = tuple(EVENT_LABELS)) -> pd.DataFrame:
     """The shares of deals with a nine, misère and the other headline events, per measure."""
     rows = summary[(summary.kind == "share") & summary.event.isin(events)]
-    return pd.DataFrame({
-        "measure": [MEASURE_LABELS.get(m, m) for m in rows.measure],
-        "event": [EVENT_LABELS[e] for e in rows.event],
-        "deals": [f"{c:,}" for c in rows["count"]],
-        "of": [f"{n:,}" for n in rows.n],
-        "share of deals (95% CI)": [share_text(*v) for v in rows[["estimate", "low", "high"]]
-                                    .itertuples(index=False)],
-    })  # fmt: skip
+    return pd.DataFrame(
+        {
+            "measure": [MEASURE_LABELS.get(m, m) for m in rows.measure],
+            "event": [EVENT_LABELS[e] for e in rows.event],
+            "deals": [f"{c:,}" for c in rows["count"]],
+            "of": [f"{n:,}" for n in rows.n],
+            "share of deals (95% CI)": [
+                share_text(*v) for v in rows[["estimate", "low", "high"]].itertuples(index=False)
+            ],
+        }
+    )
 
 
 def ratios(summary: pd.DataFrame) -> pd.DataFrame:
     """The misère-to-nine ratio per measure, a nine being 9 or 10 tricks."""
     rows = summary[summary.kind == "ratio"]
     nines = summary[(summary.kind == "share") & (summary.event == "nine")].set_index("measure")
-    return pd.DataFrame({
-        "measure": [MEASURE_LABELS.get(m, m) for m in rows.measure],
-        "misères": [f"{c:,}" for c in rows["count"]],
-        "nines": [f"{int(nines.loc[m, 'count']):,}" for m in rows.measure],
-        "deals": [f"{n:,}" for n in rows.n],
-        "misère / nine (95% CI)": [ratio_text(*v) for v in rows[["estimate", "low", "high"]]
-                                   .itertuples(index=False)],
-    })  # fmt: skip
+    return pd.DataFrame(
+        {
+            "measure": [MEASURE_LABELS.get(m, m) for m in rows.measure],
+            "misères": [f"{c:,}" for c in rows["count"]],
+            "nines": [f"{int(nines.loc[m, 'count']):,}" for m in rows.measure],
+            "deals": [f"{n:,}" for n in rows.n],
+            "misère / nine (95% CI)": [
+                ratio_text(*v) for v in rows[["estimate", "low", "high"]].itertuples(index=False)
+            ],
+        }
+    )
 
 
 def sensitivity(table: pd.DataFrame) -> pd.DataFrame:
     """``results.sensitivity`` for a reader: per misère risk limit, the played nines (9 or 10
     tricks) and misères, their ratio and the share of misères caught, with 95% intervals."""
-    return pd.DataFrame({
-        "risk limit": table.label,
-        "deals": [f"{n:,}" for n in table.n],
-        "nines (9 or 10)": [f"{n:,}" for n in table.nine],
-        "misères": [f"{n:,}" for n in table.misere],
-        "misère / nine (95% CI)": [ratio_text(r, lo, hi) for r, lo, hi in
-                                   zip(table.ratio, table.ratio_low, table.ratio_high,
-                                       strict=True)],
-        "misères caught (95% CI)": [share_text(r, lo, hi) for r, lo, hi in
-                                    zip(table.caught_rate, table.caught_low, table.caught_high,
-                                        strict=True)],
-    })  # fmt: skip
+    return pd.DataFrame(
+        {
+            "risk limit": table.label,
+            "deals": [f"{n:,}" for n in table.n],
+            "nines (9 or 10)": [f"{n:,}" for n in table.nine],
+            "misères": [f"{n:,}" for n in table.misere],
+            "misère / nine (95% CI)": [
+                ratio_text(r, lo, hi)
+                for r, lo, hi in zip(table.ratio, table.ratio_low, table.ratio_high, strict=True)
+            ],
+            "misères caught (95% CI)": [
+                share_text(r, lo, hi)
+                for r, lo, hi in zip(
+                    table.caught_rate, table.caught_low, table.caught_high, strict=True
+                )
+            ],
+        }
+    )
 
 
 def calibration(table: pd.DataFrame) -> pd.DataFrame:
     """``results.bidder_calibration`` for reading."""
-    return pd.DataFrame({
-        "contracts": table.what,
-        "played": [f"{n:,}" for n in table.n],
-        "bidders' mean estimate of P(caught)": [
-            "—" if not np.isfinite(e) else f"{e:.3f}" for e in table.mean_estimate],
-        "outcome, double-dummy (95% CI)": [
-            f"{o} {share_text(s, lo, hi)}"
-            for o, s, lo, hi in zip(table.outcome, table.share, table.low, table.high,
-                                    strict=True)],
-    })  # fmt: skip
+    return pd.DataFrame(
+        {
+            "contracts": table.what,
+            "played": [f"{n:,}" for n in table.n],
+            "bidders' mean estimate of P(caught)": [
+                "—" if not np.isfinite(e) else f"{e:.3f}" for e in table.mean_estimate
+            ],
+            "outcome, double-dummy (95% CI)": [
+                f"{o} {share_text(s, lo, hi)}"
+                for o, s, lo, hi in zip(
+                    table.outcome, table.share, table.low, table.high, strict=True
+                )
+            ],
+        }
+    )
 
 
 def clean_misere(check: pd.DataFrame) -> pd.DataFrame:
     """``results.clean_misere_check`` for reading: each definition, its exact probability and
     the share of the run's dealt hands."""
-    return pd.DataFrame({
-        "a clean misère, defined as": [f"{n}: {d}" for n, d in zip(check.name, check.definition,
-                                                                   strict=True)],
-        "exact probability": [f"{f} ≈ {percent_text(p)}" for f, p in
-                              zip(check.fraction, check.probability, strict=True)],
-        "dealt hands of the run (95% CI)": [
-            f"{c:,} of {n:,}: {percent_text(s)} ({percent_text(lo)}–{percent_text(hi)})"
-            for c, n, s, lo, hi in zip(check["count"], check.hands, check.share, check.low,
-                                       check.high, strict=True)],
-    })  # fmt: skip
+    return pd.DataFrame(
+        {
+            "a clean misère, defined as": [
+                f"{n}: {d}" for n, d in zip(check.name, check.definition, strict=True)
+            ],
+            "exact probability": [
+                f"{f} ≈ {percent_text(p)}"
+                for f, p in zip(check.fraction, check.probability, strict=True)
+            ],
+            "dealt hands of the run (95% CI)": [
+                f"{c:,} of {n:,}: {percent_text(s)} ({percent_text(lo)}–{percent_text(hi)})"
+                for c, n, s, lo, hi in zip(
+                    check["count"], check.hands, check.share, check.low, check.high, strict=True
+                )
+            ],
+        }
+    )
 
 
 def catch_comparison(table: pd.DataFrame) -> pd.DataFrame:
@@ -145,15 +169,19 @@ def catch_comparison(table: pd.DataFrame) -> pd.DataFrame:
         if setting not in table:
             continue
         cells = []
-        for p, interval, pooled in zip(table[setting], table[f"{setting} 95% CI"],
-                                       table.get(f"{setting} pooled", [False] * len(table)),
-                                       strict=True):  # fmt: skip
+        for p, interval, pooled in zip(
+            table[setting],
+            table[f"{setting} 95% CI"],
+            table.get(f"{setting} pooled", [False] * len(table)),
+            strict=True,
+        ):
             mark = " pooled" if pooled is True else ""
             cells.append("—" if pd.isna(p) else f"{p:.3f} ({interval}){mark}")
         out[setting] = cells
-    out["published"] = [f"{p} ({lead})" if p else "—"
-                        for p, lead in zip(table.published, table["published lead"],
-                                           strict=True)]  # fmt: skip
+    out["published"] = [
+        f"{p} ({lead})" if p else "—"
+        for p, lead in zip(table.published, table["published lead"], strict=True)
+    ]
     return out
 
 
@@ -161,12 +189,14 @@ def misere_ev_summary(ev_table: pd.DataFrame) -> pd.DataFrame:
     """The misères of an EV table by hand class: how many, their mean P(caught), mean solo and
     shared EV (whists, four players, Sochi) and how often a risk-neutral dealer accepts."""
     groups = ev_table.groupby("class")
-    out = pd.DataFrame({
-        "hands": groups.size().map("{:,}".format),
-        "mean P(caught)": groups.p_caught.mean().map("{:.3f}".format),
-        "mean solo EV": groups.solo_ev.mean().map("{:+.1f}".format),
-        "mean shared EV (each partner)": groups.shared_ev.mean().map("{:+.1f}".format),
-        "dealer accepts": groups.dealer_accepts.mean().map("{:.1%}".format),
-    })  # fmt: skip
+    out = pd.DataFrame(
+        {
+            "hands": groups.size().map("{:,}".format),
+            "mean P(caught)": groups.p_caught.mean().map("{:.3f}".format),
+            "mean solo EV": groups.solo_ev.mean().map("{:+.1f}".format),
+            "mean shared EV (each partner)": groups.shared_ev.mean().map("{:+.1f}".format),
+            "dealer accepts": groups.dealer_accepts.mean().map("{:.1%}".format),
+        }
+    )
     out.index = out.index.str.replace("_", " ")
     return out.rename_axis("hand class").reset_index()

@@ -206,9 +206,16 @@ def _table_store(keys: tuple[int, int, int, int], lower: int, upper: int, htt: n
 
 @njit(**KERNEL)
 def _some_open_no(
-    cand: int, hl: int, hr: int, leader: int, target: int, s_lo: int, s_hi: int,
-    pairs: np.ndarray, tt: np.ndarray,
-) -> tuple[bool, int]:  # fmt: skip
+    cand: int,
+    hl: int,
+    hr: int,
+    leader: int,
+    target: int,
+    s_lo: int,
+    s_hi: int,
+    pairs: np.ndarray,
+    tt: np.ndarray,
+) -> tuple[bool, int]:
     """(Does the open solver's probe prove, for some discard of S, that the catchers cannot
     force ``target`` tricks even seeing it? Then they cannot with it hidden; the card, as a
     one-card mask, that last decided the open position of some discard of S when a catcher
@@ -287,9 +294,19 @@ def _next_card(seat: int, moves: int, best: int) -> int:
     **KERNEL,
 )
 def reaches(
-    cand: int, hl: int, hr: int, leader: int, target: int, s_lo: int, s_hi: int, first: int,
-    root: int, pairs: np.ndarray, htt: np.ndarray, tt: np.ndarray,
-) -> bool:  # fmt: skip
+    cand: int,
+    hl: int,
+    hr: int,
+    leader: int,
+    target: int,
+    s_lo: int,
+    s_hi: int,
+    first: int,
+    root: int,
+    pairs: np.ndarray,
+    htt: np.ndarray,
+    tt: np.ndarray,
+) -> bool:
     """At a trick start: can the catchers force ``target`` more tricks whichever discard of S
     the declarer made? ``first``: a card the declarer (on lead) must lead, or ``NO_CARD``."""
     n_tricks = _count(hl)
@@ -362,10 +379,19 @@ def reaches(
                 last = seat3 if card3 >> SUIT_SHIFT == led and card3 > best else winner
                 kept = ~((1 << card1) | (1 << card2) | (1 << card3))
                 answer3 = reaches(
-                    cand & kept, hl & kept, hr & kept, last,
-                    target - (1 if last == DECLARER else 0), lo3, hi3, no_card, root, pairs,
-                    htt, tt,
-                )  # fmt: skip
+                    cand & kept,
+                    hl & kept,
+                    hr & kept,
+                    last,
+                    target - (1 if last == DECLARER else 0),
+                    lo3,
+                    hi3,
+                    no_card,
+                    root,
+                    pairs,
+                    htt,
+                    tt,
+                )
             if answer3 == want2:
                 answer2 = answer3
         if answer2 == want1:
@@ -385,9 +411,18 @@ def reaches(
     **KERNEL,
 )
 def hidden_value(
-    cand: int, hl: int, hr: int, leader: int, s_lo: int, s_hi: int, first: int, root: int,
-    pairs: np.ndarray, htt: np.ndarray, tt: np.ndarray,
-) -> int:  # fmt: skip
+    cand: int,
+    hl: int,
+    hr: int,
+    leader: int,
+    s_lo: int,
+    s_hi: int,
+    first: int,
+    root: int,
+    pairs: np.ndarray,
+    htt: np.ndarray,
+    tt: np.ndarray,
+) -> int:
     """The tricks the catchers force (``reaches`` stepped up from one)."""
     value = 0
     while reaches(cand, hl, hr, leader, value + 1, s_lo, s_hi, first, root, pairs, htt, tt):

@@ -353,9 +353,16 @@ def _plain_counterpart(
     **KERNEL,
 )
 def _late_search(
-    hd: int, hl: int, hr: int, leader: int, target: int, trump: int, drop: int, key: int,
+    hd: int,
+    hl: int,
+    hr: int,
+    leader: int,
+    target: int,
+    trump: int,
+    drop: int,
+    key: int,
     tt: np.ndarray,
-) -> bool:  # fmt: skip
+) -> bool:
     """Can the declarer, holding spare cards, take ``target`` tricks in the late-discard game (a
     contract)? ``_search``'s loops, with the declarer's follow options. The leader tries first
     the card that decided the plain position of the discard ``drop`` (the one asked before, 0
@@ -427,21 +434,36 @@ def _late_search(
                                     cards3 ^= 1 << card3
                                     last = seat3 if _beats(card3, best, trump) else winner
                                     kept = ~(
-                                        (1 << card1) | (1 << card2) | (1 << card3)
-                                        | dropped2 | dropped3
-                                    )  # fmt: skip
+                                        (1 << card1)
+                                        | (1 << card2)
+                                        | (1 << card3)
+                                        | dropped2
+                                        | dropped3
+                                    )
                                     next_target = target - (1 if last == DECLARER else 0)
                                     decided, next_key = _late_next(
-                                        hd & kept, hl & kept, hr & kept, last, next_target,
-                                        trump, tt,
-                                    )  # fmt: skip
+                                        hd & kept,
+                                        hl & kept,
+                                        hr & kept,
+                                        last,
+                                        next_target,
+                                        trump,
+                                        tt,
+                                    )
                                     if decided != UNDECIDED:
                                         answer3 = decided == 1
                                     else:
                                         answer3 = _late_search(
-                                            hd & kept, hl & kept, hr & kept, last, next_target,
-                                            trump, drop, next_key, tt,
-                                        )  # fmt: skip
+                                            hd & kept,
+                                            hl & kept,
+                                            hr & kept,
+                                            last,
+                                            next_target,
+                                            trump,
+                                            drop,
+                                            next_key,
+                                            tt,
+                                        )
                         if answer3 == max2:
                             answer2 = answer3
             if answer2 == max1:

@@ -1290,16 +1290,35 @@ def _search(
                                 | (1 << (card3 >> SUIT_SHIFT))
                             )
                             decided, next_key, next_hint, next_codes = _probe(
-                                hd & kept, hl & kept, hr & kept, last, next_target, trump, misere,
-                                n_tricks - 1, codes, touched, tt,
-                            )  # fmt: skip
+                                hd & kept,
+                                hl & kept,
+                                hr & kept,
+                                last,
+                                next_target,
+                                trump,
+                                misere,
+                                n_tricks - 1,
+                                codes,
+                                touched,
+                                tt,
+                            )
                             if decided != UNDECIDED:
                                 answer3 = decided == 1
                             else:
                                 answer3 = _search(
-                                    hd & kept, hl & kept, hr & kept, last, next_target, trump,
-                                    misere, n_tricks - 1, next_key, next_hint, next_codes, tt,
-                                )  # fmt: skip
+                                    hd & kept,
+                                    hl & kept,
+                                    hr & kept,
+                                    last,
+                                    next_target,
+                                    trump,
+                                    misere,
+                                    n_tricks - 1,
+                                    next_key,
+                                    next_hint,
+                                    next_codes,
+                                    tt,
+                                )
                     if answer3 == max2:
                         answer2 = answer3
             if answer2 == max1:

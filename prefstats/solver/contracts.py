@@ -52,9 +52,12 @@ def contract_tricks(hands: np.ndarray, declarers: np.ndarray, contracts: np.ndar
             rows = np.flatnonzero((declarers == seat) & (strains == strain))
             if rows.size:
                 tricks[rows] = solve_many(
-                    hands[rows], trump=_trump(strain), misere=strain == MISERE_STRAIN,
-                    declarer=seat, leader=FIRST_HAND,
-                )  # fmt: skip
+                    hands[rows],
+                    trump=_trump(strain),
+                    misere=strain == MISERE_STRAIN,
+                    declarer=seat,
+                    leader=FIRST_HAND,
+                )
     return tricks
 
 
@@ -71,9 +74,11 @@ def best_discards(
         rows = np.flatnonzero(strains == strain)
         if rows.size:
             discards[rows], tricks[rows] = best_discard_many(
-                deals[rows], np.asarray(declarers)[rows], trump=_trump(strain),
+                deals[rows],
+                np.asarray(declarers)[rows],
+                trump=_trump(strain),
                 misere=strain == MISERE_STRAIN,
-            )  # fmt: skip
+            )
     return discards, tricks
 
 
@@ -94,9 +99,17 @@ def dd_table(hands: Sequence[int], style: Style = "en") -> pd.DataFrame:
     for strain in STRAINS[1:] + STRAINS[:1]:
         contract = Contract.misere() if strain == MISERE_STRAIN else Contract(6, Strain(strain))
         name = contract.format(style) if contract.is_misere else contract.format(style)[1:]
-        rows[name] = [solve(list(hands), trump=_trump(strain), misere=strain == MISERE_STRAIN,
-                            declarer=d, leader=lead)
-                      for d in range(N_SEATS) for lead in range(N_SEATS)]  # fmt: skip
+        rows[name] = [
+            solve(
+                list(hands),
+                trump=_trump(strain),
+                misere=strain == MISERE_STRAIN,
+                declarer=d,
+                leader=lead,
+            )
+            for d in range(N_SEATS)
+            for lead in range(N_SEATS)
+        ]
     columns = pd.MultiIndex.from_tuples(
         [(SEAT_NAMES[d], SEAT_NAMES[lead]) for d in range(N_SEATS) for lead in range(N_SEATS)],
         names=["declarer", "leader"],

@@ -62,28 +62,37 @@ class PlayLine:
 
     def format(self, style: Style = "en") -> str:
         """The line as text: a heading, then one line per trick."""
-        lines = [f"{self.contract_text()}, declarer {SEAT_NAMES[self.declarer]}: "
-                 f"{self.declarer_tricks} tricks, double-dummy; the declarer's tricks from each "
-                 "trick on in the last column"]  # fmt: skip
+        lines = [
+            f"{self.contract_text()}, declarer {SEAT_NAMES[self.declarer]}: "
+            f"{self.declarer_tricks} tricks, double-dummy; the declarer's tricks from each "
+            "trick on in the last column"
+        ]
         for number, trick in enumerate(self.tricks, start=1):
             cards = "".join(f"{format_card(c, style):<5}" for c in trick.cards)
             leads, winner = SEAT_NAMES[trick.leader] + " leads", SEAT_NAMES[trick.winner]
-            lines.append(f"{number:>3}  {leads:<18} {cards}won by {winner:<12} "
-                         f"{trick.to_come[0]:>2}")  # fmt: skip
+            lines.append(
+                f"{number:>3}  {leads:<18} {cards}won by {winner:<12} {trick.to_come[0]:>2}"
+            )
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
-        head = "".join(f"<th>{name}</th>" for name in ("trick", *SEAT_NAMES, "won by",
-                                                        "declarer's tricks from here"))  # fmt: skip
+        head = "".join(
+            f"<th>{name}</th>"
+            for name in ("trick", *SEAT_NAMES, "won by", "declarer's tricks from here")
+        )
         rows = []
         for number, trick in enumerate(self.tricks, start=1):
             by_seat = dict(zip(trick.seats, trick.cards, strict=True))
             cells = [_card_html(by_seat[s], s == trick.leader) for s in range(N_SEATS)]
-            rows.append(f"<tr><td>{number}</td>{''.join(cells)}<td>{SEAT_NAMES[trick.winner]}"
-                        f"</td><td>{trick.to_come[0]}</td></tr>")  # fmt: skip
+            rows.append(
+                f"<tr><td>{number}</td>{''.join(cells)}<td>{SEAT_NAMES[trick.winner]}"
+                f"</td><td>{trick.to_come[0]}</td></tr>"
+            )
         title = f"{self.contract_text()}, declarer {SEAT_NAMES[self.declarer]}"
-        return (f"<table><caption>{title}: {self.declarer_tricks} tricks (underlined: the "
-                f"lead)</caption><tr>{head}</tr>{''.join(rows)}</table>")  # fmt: skip
+        return (
+            f"<table><caption>{title}: {self.declarer_tricks} tricks (underlined: the "
+            f"lead)</caption><tr>{head}</tr>{''.join(rows)}</table>"
+        )
 
     def __str__(self) -> str:
         return self.format()
@@ -113,8 +122,9 @@ def play_line(
         played: list[int] = []
         to_come = []
         for _ in range(N_SEATS):
-            card, tricks_on = best_card(remaining, played, trump=trump, misere=misere,
-                                        declarer=declarer, leader=to_lead)  # fmt: skip
+            card, tricks_on = best_card(
+                remaining, played, trump=trump, misere=misere, declarer=declarer, leader=to_lead
+            )
             remaining[(to_lead + len(played)) % N_SEATS] &= ~(1 << card)
             played.append(card)
             to_come.append(tricks_on)

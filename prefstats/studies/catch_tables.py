@@ -104,8 +104,10 @@ COMMON_MODEL = (
     "discards when dealt); the other 20 split uniformly between the defenders; full "
     "double-dummy misère solver; leads own, left, right on the same layouts"
 )
-TITLES = {"rates": "prefstats misère catch rates by holding, in three settings",
-          "pairs": "prefstats misère catch rates of two catchable suits"}  # fmt: skip
+TITLES = {
+    "rates": "prefstats misère catch rates by holding, in three settings",
+    "pairs": "prefstats misère catch rates of two catchable suits",
+}
 
 Item = tuple[int, ...]  # the measured holdings, in ♠ (and ♣)
 
@@ -125,8 +127,11 @@ def single_holdings() -> list[int]:
 def lowest_holdings() -> list[int]:
     """The holdings measured in ``lowest-sides``: every catchable one of up to four cards."""
     codes = class_codes()
-    return [h for h in range(1, N_HOLDINGS)
-            if codes[h] == SuitClass.CATCHABLE and h.bit_count() <= MAX_LOWEST_LENGTH]  # fmt: skip
+    return [
+        h
+        for h in range(1, N_HOLDINGS)
+        if codes[h] == SuitClass.CATCHABLE and h.bit_count() <= MAX_LOWEST_LENGTH
+    ]
 
 
 def single_n(holding: int, n: int = N_SINGLE, n_slow: int = N_SINGLE_SLOW) -> int:
@@ -143,9 +148,10 @@ def pair_items(max_length: int = MAX_PAIR_LENGTH) -> list[Item]:
     """
     codes = class_codes()
     catchable = [
-        h for h in range(1, N_HOLDINGS)
+        h
+        for h in range(1, N_HOLDINGS)
         if codes[h] == SuitClass.CATCHABLE and h.bit_count() <= max_length
-    ]  # fmt: skip
+    ]
     return list(itertools.combinations_with_replacement(catchable, 2))
 
 
@@ -236,8 +242,13 @@ def item_tricks(item: Item, n: int, seed: int, setting: str = "clean-sides") -> 
 # bracket's low end (blind lead, then hidden among the sound discards; on the defenders' leads
 # hidden sound) and high end (the blind lead).
 INFORMATION = (
-    "open", "hidden floor", "hidden sound", "blind lead", "as played low", "as played high",
-)  # fmt: skip
+    "open",
+    "hidden floor",
+    "hidden sound",
+    "blind lead",
+    "as played low",
+    "as played high",
+)
 OWN = LEADS.index("own")
 
 
@@ -262,10 +273,12 @@ def information_tricks(layouts: np.ndarray) -> dict[str, np.ndarray]:
     seen = np.ascontiguousarray(layouts[:, TALON : TALON + 1], dtype=np.uint32)
     out = {"open": solve_leads(hands)}
     for name, possible in (("hidden floor", None), ("hidden sound", sound)):
-        out[name] = np.column_stack([
-            hidden_discard_many(candidates, leader=lead, discards=possible)
-            for lead in range(len(LEADS))
-        ]).astype(np.int8)  # fmt: skip
+        out[name] = np.column_stack(
+            [
+                hidden_discard_many(candidates, leader=lead, discards=possible)
+                for lead in range(len(LEADS))
+            ]
+        ).astype(np.int8)
     blind_open = _blind_own_lead(hands[:, 0], candidates, seen)
     blind_sound = _blind_own_lead(hands[:, 0], candidates, sound)
     out["blind lead"] = out["open"].copy()
@@ -310,9 +323,16 @@ def dealt_misere_hands(deals: np.ndarray, rates: np.ndarray) -> pd.DataFrame:
     played[np.arange(len(which)), where] = tens
     catchable = class_codes()[holdings(tens)] == SuitClass.CATCHABLE
     holding = holdings(tens)[catchable]
-    return pd.DataFrame({"row": which, "seat": where, "holding": holding.astype(np.uint8),
-                         "first": played[:, 0], "second": played[:, 1],
-                         "third": played[:, 2]})  # fmt: skip
+    return pd.DataFrame(
+        {
+            "row": which,
+            "seat": where,
+            "holding": holding.astype(np.uint8),
+            "first": played[:, 0],
+            "second": played[:, 1],
+            "third": played[:, 2],
+        }
+    )
 
 
 # --- runs --------------------------------------------------------------------------------------
@@ -325,9 +345,16 @@ def item_spec(
     layouts for each item of group i."""
     plain = [[[int(h) for h in item] for item in group] for group in groups]
     rows = [len(group) * int(n) for group, n in zip(groups, ns, strict=True)]
-    return {"kind": "catch", "setting": setting, "model": MODELS[setting], "seed": seed,
-            "groups": plain, "layouts": [int(n) for n in ns], "chunk_rows": rows,
-            "n": sum(rows)}  # fmt: skip
+    return {
+        "kind": "catch",
+        "setting": setting,
+        "model": MODELS[setting],
+        "seed": seed,
+        "groups": plain,
+        "layouts": [int(n) for n in ns],
+        "chunk_rows": rows,
+        "n": sum(rows),
+    }
 
 
 def run(
@@ -357,11 +384,13 @@ def item_chunk(spec: dict[str, Any], chunk: Chunk) -> pd.DataFrame:
 
 def _item_table(item: Item, n: int, seed: int, setting: str) -> pd.DataFrame:
     tricks = item_tricks(item, n, seed, setting)
-    return pd.DataFrame({
-        "holding_a": np.full(n, item[0], dtype=np.uint8),
-        "holding_b": np.full(n, item[1] if len(item) > 1 else 0, dtype=np.uint8),
-        **{lead: tricks[:, i] for i, lead in enumerate(LEADS)},
-    })  # fmt: skip
+    return pd.DataFrame(
+        {
+            "holding_a": np.full(n, item[0], dtype=np.uint8),
+            "holding_b": np.full(n, item[1] if len(item) > 1 else 0, dtype=np.uint8),
+            **{lead: tricks[:, i] for i, lead in enumerate(LEADS)},
+        }
+    )
 
 
 def dealt_spec(
@@ -369,9 +398,16 @@ def dealt_spec(
 ) -> dict[str, Any]:
     """The run driver's spec of an ``as-dealt`` run over deals 0 … ``deals`` − 1 of ``seed``,
     the discard scoring with ``rates`` (256,): the clean-sides rates, written into the spec."""
-    return {"kind": "catch", "setting": "as-dealt", "model": MODELS["as-dealt"], "seed": seed,
-            "deals": deals, "n": deals, "chunk_size": chunk_size,
-            "discard_rates": [round(float(r), 12) for r in rates]}  # fmt: skip
+    return {
+        "kind": "catch",
+        "setting": "as-dealt",
+        "model": MODELS["as-dealt"],
+        "seed": seed,
+        "deals": deals,
+        "n": deals,
+        "chunk_size": chunk_size,
+        "discard_rates": [round(float(r), 12) for r in rates],
+    }
 
 
 def dealt_chunk(spec: dict[str, Any], chunk: Chunk) -> pd.DataFrame:
@@ -399,11 +435,15 @@ def dealt_rows(table: pd.DataFrame) -> pd.DataFrame:
     parts = []
     for seat in range(N_SEATS):
         mine = table[table[f"holding{seat}"] > 0]
-        parts.append(pd.DataFrame({
-            "holding_a": mine[f"holding{seat}"].to_numpy(np.uint8),
-            "holding_b": np.zeros(len(mine), np.uint8),
-            **{lead: mine[f"{lead}{seat}"].to_numpy() for lead in LEADS},
-        }))  # fmt: skip
+        parts.append(
+            pd.DataFrame(
+                {
+                    "holding_a": mine[f"holding{seat}"].to_numpy(np.uint8),
+                    "holding_b": np.zeros(len(mine), np.uint8),
+                    **{lead: mine[f"{lead}{seat}"].to_numpy() for lead in LEADS},
+                }
+            )
+        )
     return pd.concat(parts, ignore_index=True)
 
 
@@ -438,8 +478,11 @@ def pooled_summary(rows: pd.DataFrame, least: int = MIN_DEALT) -> pd.DataFrame:
     codes = class_codes()
     parts = [own]
     for length in range(1, N_RANKS):
-        members = [h for h in range(1, N_HOLDINGS) if h.bit_count() == length
-                   and codes[h] == SuitClass.CATCHABLE and h not in measured]  # fmt: skip
+        members = [
+            h
+            for h in range(1, N_HOLDINGS)
+            if h.bit_count() == length and codes[h] == SuitClass.CATCHABLE and h not in measured
+        ]
         group = rows[rows.holding_a.isin(members)]
         if not len(group) or not members:
             continue
@@ -453,11 +496,16 @@ def _lead_stats(tricks: np.ndarray) -> dict[str, Any]:
     mean = mean_estimate(tricks)
     counts = np.bincount(tricks, minlength=HAND_SIZE + 1)
     return {
-        "n": len(tricks), "caught": int(caught.count), "p_caught": caught.estimate,
-        "p_caught_low": caught.low, "p_caught_high": caught.high, "mean_tricks": mean.estimate,
-        "mean_tricks_low": mean.low, "mean_tricks_high": mean.high,
+        "n": len(tricks),
+        "caught": int(caught.count),
+        "p_caught": caught.estimate,
+        "p_caught_low": caught.low,
+        "p_caught_high": caught.high,
+        "mean_tricks": mean.estimate,
+        "mean_tricks_low": mean.low,
+        "mean_tricks_high": mean.high,
         **{f"tricks_{k}": int(c) for k, c in enumerate(counts)},
-    }  # fmt: skip
+    }
 
 
 def single_table(summary: pd.DataFrame, setting: str) -> pd.DataFrame:
@@ -465,14 +513,16 @@ def single_table(summary: pd.DataFrame, setting: str) -> pd.DataFrame:
     pooled, lead, stats."""
     codes = class_codes()
     holding = [int(h) for h in summary["holding_a"]]
-    front = pd.DataFrame({
-        "setting": setting,
-        "holding": holding,
-        "text": [format_holding(h) for h in holding],
-        "n_cards": [h.bit_count() for h in holding],
-        "suit_class": [SuitClass(codes[h]).label for h in holding],
-        "pooled": summary["pooled"].to_numpy() if "pooled" in summary else False,
-    })  # fmt: skip
+    front = pd.DataFrame(
+        {
+            "setting": setting,
+            "holding": holding,
+            "text": [format_holding(h) for h in holding],
+            "n_cards": [h.bit_count() for h in holding],
+            "suit_class": [SuitClass(codes[h]).label for h in holding],
+            "pooled": summary["pooled"].to_numpy() if "pooled" in summary else False,
+        }
+    )
     stats = summary.drop(columns=["holding_a", "holding_b", "pooled"], errors="ignore")
     counts = ["n", "caught", *(f"tricks_{k}" for k in range(HAND_SIZE + 1)), "leader"]
     stats = stats.reset_index(drop=True).astype(dict.fromkeys(counts, "int64"))
@@ -482,11 +532,15 @@ def single_table(summary: pd.DataFrame, setting: str) -> pd.DataFrame:
 def pair_table(summary: pd.DataFrame) -> pd.DataFrame:
     """The shipped pairs table: holding_a (♠), holding_b (♣), their texts, lead, stats."""
     a, b = summary["holding_a"].astype(int), summary["holding_b"].astype(int)
-    front = pd.DataFrame({
-        "holding_a": a, "holding_b": b,
-        "text_a": [format_holding(h) for h in a], "text_b": [format_holding(h) for h in b],
-        "n_cards": [x.bit_count() + y.bit_count() for x, y in zip(a, b, strict=True)],
-    })  # fmt: skip
+    front = pd.DataFrame(
+        {
+            "holding_a": a,
+            "holding_b": b,
+            "text_a": [format_holding(h) for h in a],
+            "text_b": [format_holding(h) for h in b],
+            "n_cards": [x.bit_count() + y.bit_count() for x, y in zip(a, b, strict=True)],
+        }
+    )
     stats = summary.drop(columns=["holding_a", "holding_b"])
     return _ordered(pd.concat([front, stats], axis=1))
 
@@ -541,17 +595,24 @@ def build_rates(
     spec = dealt_spec(dealt, dealt_seed, rates)
     found = run_chunks(dealt_chunk, spec, folder, jobs=jobs, progress=progress)
     tables.append(single_table(pooled_summary(dealt_rows(load_run(folder))), "as-dealt"))
-    paths = [*clean, *lowest, *found]  # fmt: skip
+    paths = [*clean, *lowest, *found]
     table = pd.concat(tables, ignore_index=True)
     provenance = {
-        "table": "catch_rates", "prefstats_version": __version__,
-        "settings": {name: MODELS[name] for name in SETTINGS}, "model": COMMON_MODEL,
-        "seed": seed, "layouts": {"clean-sides": n, "clean-sides 3-4 card catchable": n_slow,
-                                   "lowest-sides": n_lowest},
+        "table": "catch_rates",
+        "prefstats_version": __version__,
+        "settings": {name: MODELS[name] for name in SETTINGS},
+        "model": COMMON_MODEL,
+        "seed": seed,
+        "layouts": {
+            "clean-sides": n,
+            "clean-sides 3-4 card catchable": n_slow,
+            "lowest-sides": n_lowest,
+        },
         "as_dealt_deals": {"deals": dealt, "seed": dealt_seed, "pooled below": MIN_DEALT},
-        "cpu_seconds": round(cpu_seconds(paths), 1), "confidence": 0.95,
+        "cpu_seconds": round(cpu_seconds(paths), 1),
+        "confidence": 0.95,
         "intervals": "Wilson for P(caught), t for E[tricks]",
-    }  # fmt: skip
+    }
     write_shipped(table, Path(out or data_folder()) / "catch_rates", provenance, TITLES["rates"])
     return table
 
@@ -568,16 +629,27 @@ def build_pairs(
     """Run (or resume) the pairs generator and write ``catch_pairs`` into ``out``."""
     items = pair_items()
     groups = [[it for it in items if it[0] == a] for a in sorted({it[0] for it in items})]
-    paths = run(Path(runs) / f"catch-pairs-n{n}-s{seed}", groups, [n] * len(groups), seed,
-                setting="pairs", jobs=jobs, progress=progress)  # fmt: skip
+    paths = run(
+        Path(runs) / f"catch-pairs-n{n}-s{seed}",
+        groups,
+        [n] * len(groups),
+        seed,
+        setting="pairs",
+        jobs=jobs,
+        progress=progress,
+    )
     table = pair_table(catch_summary(load_run(paths[0].parent)))
     provenance = {
-        "table": "catch_pairs", "prefstats_version": __version__,
-        "model": f"{MODELS['pairs']}; {COMMON_MODEL}", "seed": seed,
-        "items": len(table) // len(LEADS), "n_per_item": n,
-        "cpu_seconds": round(cpu_seconds(paths), 1), "confidence": 0.95,
+        "table": "catch_pairs",
+        "prefstats_version": __version__,
+        "model": f"{MODELS['pairs']}; {COMMON_MODEL}",
+        "seed": seed,
+        "items": len(table) // len(LEADS),
+        "n_per_item": n,
+        "cpu_seconds": round(cpu_seconds(paths), 1),
+        "confidence": 0.95,
         "intervals": "Wilson for P(caught), t for E[tricks]",
-    }  # fmt: skip
+    }
     write_shipped(table, Path(out or data_folder()) / "catch_pairs", provenance, TITLES["pairs"])
     return table
 

@@ -59,19 +59,36 @@ def run_misere_ev(
     count = len(misere)
     if count == 0:
         return hand_misere_ev(misere, n=n, seed=seed, discard=discard, scoring=scoring)
-    spec = {"kind": "misere_ev", "run": str(Path(run).resolve()), "study": read_spec(run),
-            "n": count, "chunk_size": MISERE_EV_CHUNK, "seed": seed, "layouts": n,
-            "discard": discard, "scoring": scoring}  # fmt: skip
-    run_chunks(misere_ev_chunk, spec, out, jobs=jobs, backend=backend, scheduler=scheduler,
-               progress=progress, unit="hand")  # fmt: skip
+    spec = {
+        "kind": "misere_ev",
+        "run": str(Path(run).resolve()),
+        "study": read_spec(run),
+        "n": count,
+        "chunk_size": MISERE_EV_CHUNK,
+        "seed": seed,
+        "layouts": n,
+        "discard": discard,
+        "scoring": scoring,
+    }
+    run_chunks(
+        misere_ev_chunk,
+        spec,
+        out,
+        jobs=jobs,
+        backend=backend,
+        scheduler=scheduler,
+        progress=progress,
+        unit="hand",
+    )
     return load_run(out)
 
 
 def misere_ev_chunk(spec: dict[str, Any], chunk: Chunk) -> pd.DataFrame:
     """The study's misères ``chunk.start`` … (in run order), ``chunk.rows`` of them."""
     bids = _misere_rows(spec["run"]).iloc[chunk.start : chunk.start + chunk.rows]
-    return hand_misere_ev(bids, n=spec["layouts"], seed=spec["seed"], discard=spec["discard"],
-                          scoring=spec["scoring"])  # fmt: skip
+    return hand_misere_ev(
+        bids, n=spec["layouts"], seed=spec["seed"], discard=spec["discard"], scoring=spec["scoring"]
+    )
 
 
 @functools.lru_cache(maxsize=2)
@@ -105,17 +122,22 @@ def hand_misere_ev(
     seats = bids["declarer"].to_numpy().astype(int)
     hands = bids[["first", "second", "third"]].to_numpy()[np.arange(len(bids)), seats]
     for index, seat, hand in zip(bids.index.to_numpy(), seats, hands.astype(int), strict=True):
-        result = misere_risk(int(hand), seat=int(seat), n=n, discard=discard,
-                             seed=Stream(seed, (int(index),)))  # fmt: skip
+        result = misere_risk(
+            int(hand), seat=int(seat), n=n, discard=discard, seed=Stream(seed, (int(index),))
+        )
         nets = option_values(result.tricks, rules)
         record = {
-            "hand": int(hand), "cards": format_hand(int(hand)), "seat": int(seat),
+            "hand": int(hand),
+            "cards": format_hand(int(hand)),
+            "seat": int(seat),
             "class": misere_hand_class(int(hand)).value,
-            "p_caught": result.p_caught.estimate, "mean_tricks": result.mean_tricks.estimate,
+            "p_caught": result.p_caught.estimate,
+            "mean_tricks": result.mean_tricks.estimate,
             "solo_ev": float(nets["solo"].mean()),
             "shared_ev": float(nets["inviter_if_shared"].mean()),
-            "dealer_accepts": dealer_should_accept(result.tricks, rules), "n": result.n,
-        }  # fmt: skip
+            "dealer_accepts": dealer_should_accept(result.tricks, rules),
+            "n": result.n,
+        }
         for a in RISK_AVERSIONS:
             u = Utility(a)
             choice = inviter_choice(result.tricks, rules, u)
@@ -143,6 +165,7 @@ def break_even(ev_table: pd.DataFrame, rules: RuleSet = EV_RULES) -> Estimate:
     (``sharing.break_even_catch_probability``), at the m of :func:`tricks_when_caught`, with
     the interval that m's interval gives (p* falls as m grows)."""
     m = tricks_when_caught(ev_table)
-    p, low, high = (break_even_catch_probability(max(v, 1.0), rules)
-                    for v in (m.estimate, m.high, m.low))  # fmt: skip
+    p, low, high = (
+        break_even_catch_probability(max(v, 1.0), rules) for v in (m.estimate, m.high, m.low)
+    )
     return Estimate(p, low, high, m.n, m.count)

@@ -68,8 +68,10 @@ def summarize(run: str | Path | pd.DataFrame) -> pd.DataFrame:
     on Codex note 40."""
     table = run if isinstance(run, pd.DataFrame) else load_study(run)
     if "potential0" in table:
-        raise ValueError("this run has the potential columns of an earlier prefstats "
-                         "(potential0..2, not nine0..2 and game); run the study again")  # fmt: skip
+        raise ValueError(
+            "this run has the potential columns of an earlier prefstats "
+            "(potential0..2, not nine0..2 and game); run the study again"
+        )
     rows = []
     for measure, column in MEASURES.items():
         if column in table:
@@ -113,8 +115,11 @@ def _level(ranks: np.ndarray) -> np.ndarray:
 
 def _nine_events(level: np.ndarray) -> dict[str, np.ndarray]:
     """A nine (nine or ten tricks), exactly nine, ten: per deal, from its highest level."""
-    return {"nine": level >= NINE_LEVEL, "nine only": level == NINE_LEVEL,
-            "ten": level == MAX_LEVEL}  # fmt: skip
+    return {
+        "nine": level >= NINE_LEVEL,
+        "nine only": level == NINE_LEVEL,
+        "ten": level == MAX_LEVEL,
+    }
 
 
 def _share_rows(measure: str, events: dict[str, np.ndarray], n: int) -> list[list[object]]:
@@ -202,8 +207,9 @@ def findings_markdown(summary: pd.DataFrame) -> str:
             value, interval = f"{row.estimate:.2%}", f"{row.low:.2%}–{row.high:.2%}"
             interval = interval.replace("%–", "–", 1)
         event = labels.get(str(row.event), str(row.event))
-        lines.append(f"| {row.measure} | {event} | {row.count:,} | {row.n:,} | {value} | "
-                     f"{interval} |")  # fmt: skip
+        lines.append(
+            f"| {row.measure} | {event} | {row.count:,} | {row.n:,} | {value} | {interval} |"
+        )
     return "\n".join(lines)
 
 
@@ -245,13 +251,20 @@ def sensitivity(runs: Mapping[str, str | Path | pd.DataFrame]) -> pd.DataFrame:
         caught = int((misere & ~table["made"].to_numpy(dtype=bool)).sum())
         ratio = ratio_of_proportions(count_m, count_n, n) if count_m and count_n else None
         catch = proportion(caught, count_m) if count_m else None
-        rows.append({
-            "label": label, "n": n,
-            "nine": count_n, **_interval("nine", proportion(count_n, n)),
-            "misere": count_m, **_interval("misere", proportion(count_m, n)),
-            "ratio": ratio.estimate if ratio else np.nan, **_interval("ratio", ratio, rate=False),
-            "caught": caught, **_interval("caught", catch),
-        })  # fmt: skip
+        rows.append(
+            {
+                "label": label,
+                "n": n,
+                "nine": count_n,
+                **_interval("nine", proportion(count_n, n)),
+                "misere": count_m,
+                **_interval("misere", proportion(count_m, n)),
+                "ratio": ratio.estimate if ratio else np.nan,
+                **_interval("ratio", ratio, rate=False),
+                "caught": caught,
+                **_interval("caught", catch),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -405,8 +418,10 @@ def suit_class_shares(run: str | Path | pd.DataFrame) -> pd.DataFrame:
     codes = class_codes()[holdings(hands)].ravel()
     counts = np.bincount(codes, minlength=len(SuitClass))
     low, high = wilson_interval(counts, codes.size)
-    return pd.DataFrame({"count": counts, "n": codes.size, "share": counts / codes.size,
-                         "low": low, "high": high}, index=[c.label for c in SuitClass])  # fmt: skip
+    return pd.DataFrame(
+        {"count": counts, "n": codes.size, "share": counts / codes.size, "low": low, "high": high},
+        index=[c.label for c in SuitClass],
+    )
 
 
 def clean_misere_check(run: str | Path | pd.DataFrame) -> pd.DataFrame:
@@ -415,13 +430,16 @@ def clean_misere_check(run: str | Path | pd.DataFrame) -> pd.DataFrame:
     table = run if isinstance(run, pd.DataFrame) else load_study(run)
     hands = table[list(HAND_COLUMNS)].to_numpy().ravel().astype(np.uint32)
     exact = clean_misere_probabilities()
-    shares = [proportion(int(mask.sum()), len(hands))
-              for mask in clean_misere_masks(hands).values()]  # fmt: skip
+    shares = [
+        proportion(int(mask.sum()), len(hands)) for mask in clean_misere_masks(hands).values()
+    ]
     return exact.assign(
-        hands=len(hands), count=[int(e.count) for e in shares],
-        share=[e.estimate for e in shares], low=[e.low for e in shares],
+        hands=len(hands),
+        count=[int(e.count) for e in shares],
+        share=[e.estimate for e in shares],
+        low=[e.low for e in shares],
         high=[e.high for e in shares],
-    )  # fmt: skip
+    )
 
 
 def readable(table: pd.DataFrame, style: Style = "en") -> pd.DataFrame:
@@ -435,8 +453,14 @@ def readable(table: pd.DataFrame, style: Style = "en") -> pd.DataFrame:
     for column in (*DEAL_COLUMNS, "discard", "hand"):
         if column in out:
             out[column] = [format_hand(int(mask), style) for mask in out[column]]
-    for column in ("bid", "contract", "limit0", "limit1", "limit2",
-                   *(f"nine{s}" for s in range(N_SEATS))):  # fmt: skip
+    for column in (
+        "bid",
+        "contract",
+        "limit0",
+        "limit1",
+        "limit2",
+        *(f"nine{s}" for s in range(N_SEATS)),
+    ):
         if column in out:
             out[column] = [LADDER[r].format(style) if r >= 0 else "—" for r in out[column]]
     for column in ("declarer", "seat"):

@@ -154,8 +154,14 @@ def run_chunks(
             remove_temporaries(folder)
             todo = _chunks_to_compute(folder, spec, check, say)
             done = spec["n"] - sum(chunk.rows for chunk in todo)
-            bar = tqdm(total=spec["n"], initial=done, unit=unit, unit_scale=True,
-                       disable=not progress, desc=folder.name)  # fmt: skip
+            bar = tqdm(
+                total=spec["n"],
+                initial=done,
+                unit=unit,
+                unit_scale=True,
+                disable=not progress,
+                desc=folder.name,
+            )
             try:
                 with bar:
                     for rows in run_all([(function, spec, folder, chunk) for chunk in todo]):
@@ -194,11 +200,25 @@ def compute_chunk(function: ChunkFunction, spec: dict[str, Any], folder: Path, c
     path = chunk_path(folder, chunk.index)
     seconds = round(time.process_time() - started, 3)
     try:
-        write_table(table, path, {**spec, "chunk": chunk.index, "start": chunk.start,
-                                  "rows": chunk.rows, "spec_digest": digest,
-                                  "cpu_seconds": seconds})  # fmt: skip
-        seal = {"spec_digest": digest, "chunk": chunk.index, "start": chunk.start,
-                "rows": chunk.rows, "sha256": file_digest(path)}  # fmt: skip
+        write_table(
+            table,
+            path,
+            {
+                **spec,
+                "chunk": chunk.index,
+                "start": chunk.start,
+                "rows": chunk.rows,
+                "spec_digest": digest,
+                "cpu_seconds": seconds,
+            },
+        )
+        seal = {
+            "spec_digest": digest,
+            "chunk": chunk.index,
+            "start": chunk.start,
+            "rows": chunk.rows,
+            "sha256": file_digest(path),
+        }
         write_atomic(seal_path(folder, chunk.index), json.dumps(seal, sort_keys=True))
     except OSError as err:
         raise RunError(
@@ -228,8 +248,12 @@ def chunk_problem(folder: Path, spec: dict[str, Any], chunk: Chunk) -> str | Non
         return "missing"
     try:
         seal = json.loads(seal_file.read_text())
-        expected = {"spec_digest": spec_digest(spec), "chunk": chunk.index,
-                    "start": chunk.start, "rows": chunk.rows}  # fmt: skip
+        expected = {
+            "spec_digest": spec_digest(spec),
+            "chunk": chunk.index,
+            "start": chunk.start,
+            "rows": chunk.rows,
+        }
         wrong = sorted(key for key, value in expected.items() if seal.get(key) != value)
         sha = seal.get("sha256")
     except (OSError, ValueError, AttributeError):
@@ -268,9 +292,11 @@ def load_run(
     problems = [chunk_problem(folder, spec, chunk) for chunk in chunks]
     missing = [c for c, p in zip(chunks, problems, strict=True) if p == "missing"]
     if missing and complete and len(missing) == sum(p is not None for p in problems):
-        raise RunError(f"run {folder} is incomplete: {len(missing)} chunk(s) missing, e.g. "
-                       f"{chunk_path(folder, missing[0].index).name}; rerun the same command "
-                       "to resume")  # fmt: skip
+        raise RunError(
+            f"run {folder} is incomplete: {len(missing)} chunk(s) missing, e.g. "
+            f"{chunk_path(folder, missing[0].index).name}; rerun the same command "
+            "to resume"
+        )
     tables: list[pd.DataFrame] = []
     for chunk, problem in zip(chunks, problems, strict=True):
         path = chunk_path(folder, chunk.index)
@@ -279,12 +305,16 @@ def load_run(
         if problem is None:
             table, problem = _read_checked(path, chunk, check)
         if problem is not None:
-            raise RunError(f"run {folder}: {path.name}: {problem}; rerun the command that made "
-                           "the run to repair it")  # fmt: skip
+            raise RunError(
+                f"run {folder}: {path.name}: {problem}; rerun the command that made "
+                "the run to repair it"
+            )
         if tables and list(table.columns) != list(tables[0].columns):
-            raise RunError(f"run {folder}: {path.name} has other columns than the first chunk "
-                           "(written by another version of prefstats?); delete the run and run "
-                           "it again")  # fmt: skip
+            raise RunError(
+                f"run {folder}: {path.name} has other columns than the first chunk "
+                "(written by another version of prefstats?); delete the run and run "
+                "it again"
+            )
         tables.append(table)
     return pd.concat(tables, ignore_index=True) if tables else pd.DataFrame()
 

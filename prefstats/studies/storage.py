@@ -226,8 +226,9 @@ def csv_header(provenance: dict[str, Any], title: str) -> list[str]:
         if not (isinstance(key, str) and key.isidentifier() and key.isascii()):
             raise ValueError(f"a provenance key is a plain name, got {key!r}")
     lines = [f"{title} ({CSV_NOTE})"]
-    return lines + [f"{key}: {json.dumps(value, sort_keys=True)}" for key, value in
-                    provenance.items()]  # fmt: skip
+    return lines + [
+        f"{key}: {json.dumps(value, sort_keys=True)}" for key, value in provenance.items()
+    ]
 
 
 def read_csv(path: str | Path) -> pd.DataFrame:

@@ -151,8 +151,12 @@ class StudySpec:
 
 
 def _policy_settings() -> set[str]:
-    return {own for table in (EVALUATOR_SETTINGS, DISCARD_SETTINGS)
-            for settings in table.values() for own in settings}  # fmt: skip
+    return {
+        own
+        for table in (EVALUATOR_SETTINGS, DISCARD_SETTINGS)
+        for settings in table.values()
+        for own in settings
+    }
 
 
 def run_study(
@@ -165,8 +169,16 @@ def run_study(
     progress: bool = True,
 ) -> Path:
     """Run (or resume) a study into the folder ``out``; returns the folder."""
-    run_chunks(study_chunk, spec.as_run_spec(), out, jobs=jobs, backend=backend,
-               scheduler=scheduler, progress=progress, check=deal_rows_problem)  # fmt: skip
+    run_chunks(
+        study_chunk,
+        spec.as_run_spec(),
+        out,
+        jobs=jobs,
+        backend=backend,
+        scheduler=scheduler,
+        progress=progress,
+        check=deal_rows_problem,
+    )
     return Path(out)
 
 
@@ -183,11 +195,19 @@ def study_chunk(run_spec: dict[str, Any], chunk: Chunk) -> pd.DataFrame:
         {
             **{name: deals[:, part] for part, name in enumerate(DEAL_COLUMNS)},
             **{f"limit{s}": limits[:, s] for s in range(N_SEATS)},
-            "declarer": auction[:, 0], "bid": auction[:, 1],
+            "declarer": auction[:, 0],
+            "bid": auction[:, 1],
         }
-    )  # fmt: skip
-    play = play_contracts(deals, auction[:, 0], auction[:, 1], rules, spec.discard_policy(),
-                          stream.child(DISCARD_STREAM), index)  # fmt: skip
+    )
+    play = play_contracts(
+        deals,
+        auction[:, 0],
+        auction[:, 1],
+        rules,
+        spec.discard_policy(),
+        stream.child(DISCARD_STREAM),
+        index,
+    )
     parts = [table, play]
     if spec.potential:
         parts.append(potential_columns(deals))
@@ -197,11 +217,13 @@ def study_chunk(run_spec: dict[str, Any], chunk: Chunk) -> pd.DataFrame:
 def potential_columns(deals: np.ndarray) -> pd.DataFrame:
     """The ``nine{s}``, ``clean{s}`` and ``game`` columns of the deals (module docstring)."""
     nine, clean = potential_many(deals, min_level=NINE_LEVEL)
-    return pd.DataFrame({
-        **{f"nine{s}": nine[:, s] for s in range(N_SEATS)},
-        **{f"clean{s}": clean[:, s] for s in range(N_SEATS)},
-        "game": some_game_many(deals),
-    })  # fmt: skip
+    return pd.DataFrame(
+        {
+            **{f"nine{s}": nine[:, s] for s in range(N_SEATS)},
+            **{f"clean{s}": clean[:, s] for s in range(N_SEATS)},
+            "game": some_game_many(deals),
+        }
+    )
 
 
 def load_study(run: str | Path) -> pd.DataFrame:
