@@ -172,14 +172,14 @@ def test_the_batch_form_matches_one_at_a_time() -> None:
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"leader": 3}, "leader must be a seat"),
-        ({"declarer": -1}, "declarer must be a seat"),
+        ({"leader": 3}, "leader must be 0, 1 or 2"),
+        ({"declarer": -1}, "declarer must be 0, 1 or 2"),
         ({"hand12": 0b111}, "2 cards more"),
         ({"discards": []}, "at least one discard"),
-        ({"discards": [0b11 << 8]}, "2 cards of the hand"),
-        ({"discards": [0b111]}, "2 cards of"),
+        ({"discards": [0b11 << 8]}, "2 of the declarer's cards, got ♣7 8"),
+        ({"discards": [0b111]}, "2 of the declarer's cards"),
         ({"others": [0b1 << 8, 0b1 << 9, 0]}, "the 2 other hands"),
-        ({"others": [0b1, 0b1 << 9]}, "must not share"),
+        ({"others": [0b1, 0b1 << 9]}, "♠7 is in seats 0 and 1"),
     ],
 )
 def test_hidden_discard_rejects_bad_input(kwargs: dict, message: str) -> None:

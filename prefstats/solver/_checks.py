@@ -100,7 +100,7 @@ def position(
     seats = _seats(declarer, leader, defender_leads)
     if len(hands) != N_SEATS:
         raise ValueError(f"expected {N_SEATS} hands (seats 0, 1, 2), got {len(hands)}")
-    masks = [_mask(f"hand of seat {seat}", hand) for seat, hand in enumerate(hands)]
+    masks = [mask(f"hand of seat {seat}", hand) for seat, hand in enumerate(hands)]
     played = _trick(trick, masks, seats[1])
     _disjoint(masks)
     _equal(masks)
@@ -122,10 +122,10 @@ def discard_position(
     seats = _seats(declarer, leader, False)
     if len(others) != N_SEATS - 1:
         raise ValueError(f"others must be the {N_SEATS - 1} other hands, got {len(others)}")
-    hand = _mask("the declarer's hand", hand12)
+    hand = mask("the declarer's hand", hand12)
     other_seats = [seat for seat in ALL_SEATS if seat != seats[0]]
     by_seat = {seats[0]: hand} | {
-        seat: _mask(f"hand of seat {seat}", other)
+        seat: mask(f"hand of seat {seat}", other)
         for seat, other in zip(other_seats, others, strict=True)
     }
     masks = [by_seat[seat] for seat in ALL_SEATS]
@@ -201,6 +201,47 @@ def declarers(seats: np.ndarray, n_rows: int) -> np.ndarray:
     return np.ascontiguousarray(array, dtype=np.int64)
 
 
+def hidden_hands(hand12: object, others: Sequence[object]) -> tuple[int, int, int]:
+    """(candidate cards, left, right) of a hidden-discard position: disjoint masks, the
+    catchers 1..10 cards each and the declarer two more (his hand and his two discards)."""
+    cand = mask("the declarer's hand", hand12)
+    if len(others) != N_SEATS - 1:
+        raise ValueError(f"others must be the {N_SEATS - 1} other hands, got {len(others)}")
+    left, right = (mask(f"other hand {i}", other) for i, other in enumerate(others))
+    _disjoint([cand, left, right])
+    size = _equal([left, right], "the other hands")
+    if not 1 <= size <= HAND_SIZE:
+        raise ValueError(f"the other hands must hold 1..{HAND_SIZE} cards each, got {size}")
+    if cand.bit_count() != size + TALON_SIZE:
+        raise ValueError(
+            f"the declarer's hand must hold {TALON_SIZE} cards more than the others "
+            f"({size + TALON_SIZE}), got {cand.bit_count()}"
+        )
+    return cand, left, right
+
+
+def hidden_discards(cand: int, discards: Sequence[object] | None) -> list[int]:
+    """The possible discards, each two cards of the candidate cards ([] for None: every
+    pair)."""
+    if discards is None:
+        return []
+    checked = [mask("a discard", discard) for discard in discards]
+    for discard in checked:
+        if discard.bit_count() != TALON_SIZE or discard & ~cand:
+            raise ValueError(
+                f"a discard must be {TALON_SIZE} of the declarer's cards, "
+                f"got {format_hand(discard)}"
+            )
+    if not checked:
+        raise ValueError("discards must hold at least one discard (None: every pair)")
+    return checked
+
+
+def card(name: str, value: object) -> int:
+    """A card's bit, 0..31."""
+    return integer(name, value, 0, N_CARDS - 1)
+
+
 def target(value: object, low: int, high: int) -> int:
     """A target number of tricks, ``low..high``."""
     return integer("target", value, low, high)
@@ -224,7 +265,7 @@ def _seats(declarer: object, leader: object, defender_leads: bool) -> tuple[int,
     return declarer, leader
 
 
-def _mask(name: str, hand: object) -> int:
+def mask(name: str, hand: object) -> int:
     if not is_int(hand):
         raise ValueError(f"{name} must be an int mask, got {hand!r}")
     if not 0 <= hand < 1 << N_CARDS:

@@ -17,7 +17,7 @@ import numpy as np
 
 from prefstats.game.cards import N_SUITS
 from prefstats.game.deal import N_SEATS
-from prefstats.solver import _search
+from prefstats.solver import _hidden, _search
 
 CHUNKS_PER_JOB = 4  # chunks per worker thread, for load balance
 LAYOUT_ROWS = 1000  # rows of one hand from which solve_many and makes_many use the large table
@@ -37,11 +37,25 @@ def table(bucket_bits: int = _search.TT_BUCKET_BITS) -> np.ndarray:
     return found
 
 
+def hidden_tables() -> tuple[np.ndarray, np.ndarray]:
+    """This thread's (pair index, hidden-discard table), reused across calls (keys hold the
+    cards, so entries never go stale); the open solver's table is ``table()``."""
+    tables = getattr(_local, "hidden", None)
+    if tables is None:
+        tables = _local.hidden = (
+            np.zeros(_hidden.PAIRS_SIZE, dtype=np.int64),
+            _hidden.new_hidden_table(),
+        )
+    found: tuple[np.ndarray, np.ndarray] = tables
+    return found
+
+
 def clear_tables() -> None:
     """Drop this thread's transposition tables: the next solve starts with no stored bounds
     (what a benchmark of a cold solve or a test of a position from scratch needs). Answers
     never depend on it."""
     _local.tables = None
+    _local.hidden = None
 
 
 def same_hand(array: np.ndarray, declarer: int) -> bool:

@@ -23,88 +23,17 @@ from the declarer's left, card bit = 8·suit + rank.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Sequence
 
 import numpy as np
 
+from prefstats.checks import seat
 from prefstats.game.cards import N_CARDS
-from prefstats.game.deal import N_SEATS, TALON_SIZE
-from prefstats.solver._hidden import (
-    MAX_CANDIDATES,
-    NO_CARD,
-    PAIRS_SIZE,
-    hidden_batch,
-    new_hidden_table,
-)
-from prefstats.solver._search import new_table
+from prefstats.game.deal import N_SEATS
+from prefstats.solver import _checks, _pool
+from prefstats.solver._hidden import NO_CARD, hidden_batch
 
 __all__ = ["blind_lead", "first_lead_many", "hidden_discard_many", "hidden_discard_tricks"]
-
-_local = threading.local()
-
-
-def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """This thread's (pair index, hidden-discard table, open solver's table), reused across
-    calls (their entries never go stale: keys hold the cards)."""
-    tables = getattr(_local, "tables", None)
-    if tables is None:
-        tables = _local.tables = (
-            np.zeros(PAIRS_SIZE, dtype=np.int64),
-            new_hidden_table(),
-            new_table(),
-        )
-    return tables  # type: ignore[no-any-return]
-
-
-def _check_mask(name: str, mask: object) -> int:
-    if isinstance(mask, bool) or not isinstance(mask, int | np.integer):
-        raise ValueError(f"{name} must be an int mask, got {mask!r}")
-    if not 0 <= int(mask) < 1 << N_CARDS:
-        raise ValueError(f"{name} must be a 32-bit mask, got {int(mask)}")
-    return int(mask)
-
-
-def _check_seat(name: str, seat: object) -> int:
-    if isinstance(seat, bool) or not isinstance(seat, int | np.integer) or not 0 <= seat < N_SEATS:
-        raise ValueError(f"{name} must be a seat 0..{N_SEATS - 1}, got {seat!r}")
-    return int(seat)
-
-
-def _check_position(hand12: object, others: Sequence[object]) -> tuple[int, int, int]:
-    """(candidate cards, left, right): disjoint masks, the catchers 1..10 cards each and the
-    declarer two more."""
-    cand = _check_mask("the declarer's hand", hand12)
-    if len(others) != N_SEATS - 1:
-        raise ValueError(f"others must be the {N_SEATS - 1} other hands, got {len(others)}")
-    left, right = (_check_mask(f"other hand {i}", other) for i, other in enumerate(others))
-    if cand & left or cand & right or left & right:
-        raise ValueError("the hands must not share a card")
-    size = left.bit_count()
-    if right.bit_count() != size or not 1 <= size <= MAX_CANDIDATES - TALON_SIZE:
-        counts = [left.bit_count(), right.bit_count()]
-        raise ValueError(f"the other hands must hold 1..10 cards each, equally, got {counts}")
-    if cand.bit_count() != size + TALON_SIZE:
-        raise ValueError(
-            f"the declarer's hand must hold {TALON_SIZE} cards more than the others "
-            f"({size + TALON_SIZE}), got {cand.bit_count()}"
-        )
-    return cand, left, right
-
-
-def _check_discards(cand: int, discards: Sequence[int] | None) -> list[int]:
-    """The possible discards, each two cards of the declarer's hand ([] for every pair)."""
-    if discards is None:
-        return []
-    checked = []
-    for discard in discards:
-        mask = _check_mask("a discard", discard)
-        if mask.bit_count() != TALON_SIZE or mask & ~cand:
-            raise ValueError(f"a discard must be {TALON_SIZE} cards of the hand, got {mask:#x}")
-        checked.append(mask)
-    if not checked:
-        raise ValueError("discards must hold at least one discard (None: every pair)")
-    return checked
 
 
 def hidden_discard_tricks(
@@ -119,10 +48,10 @@ def hidden_discard_tricks(
     ``hand12``, whichever discard of ``discards`` (two-card masks inside ``hand12``; None:
     every pair, the floor) he made, knowing which discards are possible but not which one he
     made (docs/rules.md, "Misère information models")."""
-    declarer = _check_seat("declarer", declarer)
-    leader = _check_seat("leader", leader)
-    cand, left, right = _check_position(hand12, others)
-    possible = _check_discards(cand, discards)
+    declarer = seat("declarer", declarer)
+    leader = seat("leader", leader)
+    cand, left, right = _checks.hidden_hands(hand12, others)
+    possible = _checks.hidden_discards(cand, discards)
     hands = [0, 0, 0]
     hands[declarer] = cand
     hands[(declarer + 1) % N_SEATS] = left
@@ -144,8 +73,8 @@ def hidden_discard_many(
     """``hidden_discard_tricks`` for each row of an (n, 3) array of seat hands (the declarer's
     column his candidate cards), as int8; ``discards`` an (n, m) array of each row's possible
     discards, 0 in unused slots (None: every pair)."""
-    declarer = _check_seat("declarer", declarer)
-    leader = _check_seat("leader", leader)
+    declarer = seat("declarer", declarer)
+    leader = seat("leader", leader)
     array = np.ascontiguousarray(hands, dtype=np.uint32)
     if array.ndim != 2 or array.shape[1] != N_SEATS:
         raise ValueError(f"hands must be an (n, {N_SEATS}) array, got shape {array.shape}")
@@ -157,10 +86,10 @@ def hidden_discard_many(
             raise ValueError(f"discards must be an (n, m) array, n = {len(array)}")
     for row, discard_row in zip(array, padded, strict=True):
         others = [row[(declarer + 1) % N_SEATS], row[(declarer + 2) % N_SEATS]]
-        cand, _, _ = _check_position(int(row[declarer]), [int(o) for o in others])
+        cand, _, _ = _checks.hidden_hands(int(row[declarer]), [int(o) for o in others])
         used = [int(d) for d in discard_row if d]
         if discards is not None:
-            _check_discards(cand, used)
+            _checks.hidden_discards(cand, used)
     return _run(array, padded, declarer, leader, NO_CARD)
 
 
@@ -172,13 +101,8 @@ def first_lead_many(
     ``discards`` the possible discards, (n, m), the first one the discard he made; None: every
     pair, of which he made none holding ``first``). The blind lead's question over layouts of
     different candidate cards (``blind_lead`` is the one-hand form)."""
-    declarer = _check_seat("declarer", declarer)
-    if (
-        isinstance(first, bool)
-        or not isinstance(first, int | np.integer)
-        or not 0 <= first < N_CARDS
-    ):
-        raise ValueError(f"first must be a card bit 0..31, got {first!r}")
+    declarer = seat("declarer", declarer)
+    first = _checks.card("first", first)
     array = np.ascontiguousarray(hands, dtype=np.uint32)
     if array.ndim != 2 or array.shape[1] != N_SEATS:
         raise ValueError(f"hands must be an (n, {N_SEATS}) array, got shape {array.shape}")
@@ -196,7 +120,8 @@ def first_lead_many(
 def _run(
     hands: np.ndarray, discards: np.ndarray, declarer: int, leader: int, first: int
 ) -> np.ndarray:
-    pairs, htt, tt = _tables()
+    pairs, htt = _pool.hidden_tables()
+    tt = _pool.table()
     out = np.zeros(len(hands), dtype=np.int8)
     hidden_batch(hands, discards, declarer, leader, first, pairs, htt, tt, out)
     return out
@@ -242,19 +167,18 @@ def blind_lead(
     After the lead the play goes on open (``discards`` None: the catchers see his discard) or
     with the discard hidden among ``discards`` (which must hold his actual ``discard``).
     """
-    declarer = _check_seat("declarer", declarer)
+    declarer = seat("declarer", declarer)
     array = np.ascontiguousarray(others, dtype=np.uint32)
     if array.ndim != 2 or array.shape[1] != N_SEATS - 1 or len(array) == 0:
         raise ValueError(f"others must be a non-empty (n, 2) array, got shape {array.shape}")
-    hand = _check_mask("the declarer's hand", hand)
-    discard = _check_mask("the discard", discard)
-    if discard.bit_count() != TALON_SIZE or discard & hand:
-        raise ValueError(
-            f"the discard must be {TALON_SIZE} cards outside the hand, got {discard:#x}"
-        )
+    hand = _checks.mask("the declarer's hand", hand)
+    discard = _checks.mask("the discard", discard)
+    cand, _, _ = _checks.hidden_hands(hand | discard, [int(array[0, 0]), int(array[0, 1])])
+    if hand & discard or _checks.hidden_discards(cand, [discard]) != [discard]:
+        raise ValueError("the discard must be two cards outside the hand")
     for left, right in array[:: max(1, len(array) // 64)]:
-        _check_position(hand | discard, [int(left), int(right)])
-    possible = [discard] if discards is None else _check_discards(hand | discard, discards)
+        _checks.hidden_hands(cand, [int(left), int(right)])
+    possible = [discard] if discards is None else _checks.hidden_discards(hand | discard, discards)
     if discard not in possible:
         raise ValueError("discards must hold the declarer's actual discard")
     rows = np.zeros((len(array), N_SEATS), dtype=np.uint32)
