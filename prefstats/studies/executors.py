@@ -30,6 +30,7 @@ from typing import Any
 from joblib.externals.loky import get_reusable_executor
 from joblib.externals.loky.process_executor import BrokenProcessPool
 
+from prefstats.checks import positive
 from prefstats.studies.storage import RunError, one_line
 
 BACKENDS = ("loky", "dask")
@@ -57,8 +58,7 @@ def check_backend(jobs: int, backend: str, scheduler: str | None) -> None:
         raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
     if scheduler and backend != "dask":
         raise ValueError("--scheduler needs --backend dask")
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
-        raise ValueError(f"jobs must be a positive integer, got {jobs!r}")
+    positive("jobs", jobs)
 
 
 @contextlib.contextmanager

@@ -45,6 +45,7 @@ from typing import Any
 import pandas as pd
 from tqdm.auto import tqdm
 
+from prefstats.checks import is_int
 from prefstats.studies.executors import WorkersDied, check_backend, executor
 from prefstats.studies.storage import (
     RunError,
@@ -380,7 +381,7 @@ def _checked_spec(spec: dict[str, Any]) -> dict[str, Any]:
 
 
 def _count(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+    return is_int(value) and bool(value >= 0)
 
 
 def _check_claim(folder: Path, spec: dict[str, Any]) -> None:
