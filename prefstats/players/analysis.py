@@ -40,7 +40,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from prefstats.checks import integer
+from prefstats.checks import integer, is_int
 from prefstats.checks import seat as seat_index
 from prefstats.game.cards import (
     N_CARDS,
@@ -329,7 +329,7 @@ def _checked_policy(discard: object, hand: int, talon: int | None) -> tuple[str,
             "discard 'dd' is called 'upper-bound' here (the best discard per "
             "layout, knowing every card)"
         )
-    if not isinstance(discard, str | int | np.integer) or isinstance(discard, bool):
+    if not (isinstance(discard, str) or is_int(discard)):
         raise ValueError(
             f"discard must be one of {', '.join(POLICIES)} or two cards, got {discard!r}"
         )
