@@ -8,7 +8,7 @@ import pytest
 
 from prefstats.game.deal import Deal, deal_many
 from prefstats.game.rules import LADDER, MISERE_LEVEL, Contract, Strain
-from prefstats.solver import solve
+from prefstats.solver import solve, solve_many
 from prefstats.solver.contracts import dd_table
 from prefstats.solver.line import play_line
 
@@ -33,6 +33,15 @@ def test_solve_on_objects_matches_the_mask_form_on_random_deals() -> None:
             expected = solve(hands, **mask_options(contract), **where)  # type: ignore[arg-type]
             assert solve(deal, contract, **where) == expected, (deal, contract)
             assert solve(hands, str(contract), **where) == expected, (deal, contract)
+
+
+def test_solve_many_takes_a_contract() -> None:
+    hands = deal_many(6, seed=11)[:, :3]
+    for contract in (Contract.parse("8♣"), Contract.misere()):
+        expected = solve_many(hands, declarer=2, leader=1, **mask_options(contract))  # type: ignore[arg-type]
+        assert (solve_many(hands, contract, declarer=2, leader=1) == expected).all()
+    with pytest.raises(ValueError, match="not both"):
+        solve_many(hands, "6NT", misere=True)
 
 
 def test_solve_ignores_the_talon_of_a_deal() -> None:

@@ -176,14 +176,16 @@ def discard_position(
 
 def rows(
     hands: np.ndarray,
+    game: object = None,
     *,
     trump: object = None,
     misere: object = False,
     declarer: object = 0,
     leader: object = 0,
 ) -> Rows:
-    """``Rows`` of an (n, 3) array of seat hands, checked row by row."""
-    trump_code, misere_code = contract(trump, misere)
+    """``Rows`` of an (n, 3) array of seat hands, checked row by row; ``game`` a ``Contract``
+    (or its text) in place of ``trump``/``misere``."""
+    trump_code, misere_code = contract(trump, misere, game)
     seats = _seats(declarer, leader, False)
     return Rows(hands_array(hands), *seats, trump_code, misere_code)
 

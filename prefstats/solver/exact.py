@@ -72,6 +72,7 @@ def solve(
 
 def solve_many(
     hands: np.ndarray,
+    contract: Contract | str | None = None,
     *,
     trump: int | None = None,
     misere: bool = False,
@@ -82,14 +83,19 @@ def solve_many(
     """Declarer's tricks for each row of an (n, 3) array of seat hands, as int8.
 
     ``n_jobs`` worker threads (-1: one a core) each solve chunks with their own table; the
-    result does not depend on it.
+    result does not depend on it. ``contract``: as for ``solve``, a ``Contract`` or its text in
+    place of ``trump``/``misere``.
 
     >>> from prefstats.game.cards import parse_hand
     >>> row = [parse_hand("♠A K"), parse_hand("♠Q J"), parse_hand("♥7 8")]
     >>> solve_many(np.array([row, row], dtype=np.uint32), trump=3).tolist()
     [0, 0]
+    >>> solve_many(np.array([row], dtype=np.uint32), Contract.parse("6♥")).tolist()
+    [0]
     """
-    rows = _checks.rows(hands, trump=trump, misere=misere, declarer=declarer, leader=leader)
+    rows = _checks.rows(
+        hands, contract, trump=trump, misere=misere, declarer=declarer, leader=leader
+    )
     jobs = _checks.jobs(n_jobs)
 
     def solve_rows(array: np.ndarray) -> np.ndarray:
