@@ -9,8 +9,9 @@ A short guide to what a user reaches for first:
   ``catch_rate("7 10", "left")``: a suit holding's P(caught) from the shipped tables.
 * ``Deal``, ``deal_many(n, seed=1)``: deals (deal i of a seed is always the same deal);
   ``parse_hand`` / ``format_hand`` read and print cards in English or Russian notation.
-* ``solve``, ``solve_many``: double-dummy tricks; ``dd_table(hands)``: every contract of a
-  deal; ``play_line(hands, trump=...)``: the double-dummy play card by card.
+* ``solve(deal, "6♥")``, ``solve_many``: double-dummy tricks; ``dd_table(deal)``: every
+  contract of a deal; ``play_line(deal, "misère", declarer=1)``: the double-dummy play card by
+  card (a ``Deal`` and a ``Contract`` or its text, or masks with ``trump=`` / ``misere=``).
 * ``shipped("summary")``: the path of a shipped table (read it with ``pandas.read_parquet``);
   ``prefstats/data/README.md`` says how each was made.
 * The command line: ``prefstats --help`` (``analyze``, ``misere``, ``ev``, ``solve``, ``deal``,

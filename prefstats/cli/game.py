@@ -113,16 +113,11 @@ def cmd_solve(args: argparse.Namespace) -> None:
         print(TABLE_NOTE[style])
         return
     contract = Contract.parse(args.contract)
-    options = {
-        "trump": contract.trump,
-        "misere": contract.is_misere,
-        "declarer": args.declarer,
-        "leader": args.leader,
-    }
     if args.line:
-        print(play_line(hands, **options).format(style_of(args)))
+        line = play_line(hands, contract, declarer=args.declarer, leader=args.leader)
+        print(line.format(style_of(args)))
         return
-    tricks = solve(hands, **options)
+    tricks = solve(hands, contract, declarer=args.declarer, leader=args.leader)
     print(solve_sentence(contract, args.declarer, args.leader, tricks, style_of(args)))
 
 

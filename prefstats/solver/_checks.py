@@ -5,6 +5,12 @@ in the kernels' terms (``_search``'s conventions) with one call here, or raises 
 A ``Position`` is one deal as the kernels see it (seat hands, declarer, leader, contract and the
 cards of the current trick); ``Rows`` is many deals sharing a contract, as the batch kernels see
 them; ``deals`` checks full deals with their talon.
+
+The game's own objects enter here and only here: a ``Deal`` gives its three hands (the talon
+does not take part in play), a ``Contract`` (or its text, ``"6♥"``, ``"мизер"``) gives the
+strain or misère; its level is not played. A misère with a trump cannot be written as a
+``Contract`` (``Contract.misere()`` has no strain, and a contract with a strain is a trick
+contract), so on that path the runtime check of ``trump=``/``misere=`` has nothing to catch.
 """
 
 from __future__ import annotations
@@ -19,7 +25,8 @@ import numpy as np
 from prefstats.checks import flag, integer, is_int
 from prefstats.checks import seat as seat_index
 from prefstats.game.cards import N_CARDS, N_SUITS, format_hand
-from prefstats.game.deal import HAND_SIZE, N_SEATS, TALON_SIZE
+from prefstats.game.deal import HAND_SIZE, N_SEATS, TALON_SIZE, Deal
+from prefstats.game.rules import Contract
 from prefstats.solver._search import NO_TRUMP
 
 ALL_SEATS = tuple(range(N_SEATS))
@@ -68,8 +75,18 @@ class Rows:
     misere: int
 
 
-def contract(trump: object, misere: object) -> tuple[int, int]:
-    """(the kernels' trump code, misère 0 or 1), after checking the contract options."""
+def contract(trump: object, misere: object, game: object = None) -> tuple[int, int]:
+    """(the kernels' trump code, misère 0 or 1), after checking the contract options: the
+    ``trump=``/``misere=`` keywords, or ``game``, a ``Contract`` or its text, alone."""
+    if game is not None:
+        if trump is not None or flag("misere", misere):
+            raise ValueError(
+                f"give the contract {game!s} or trump=/misere=, not both "
+                f"(got trump={trump!r}, misere={misere!r})"
+            )
+        played = game_contract(game)
+        suit = played.trump
+        return (NO_TRUMP if suit is None else int(suit)), int(played.is_misere)
     misere = flag("misere", misere)
     if trump is None:
         return NO_TRUMP, int(misere)
@@ -80,8 +97,24 @@ def contract(trump: object, misere: object) -> tuple[int, int]:
     return int(trump), 0
 
 
+def game_contract(game: object) -> Contract:
+    """``game`` as a ``Contract``: a ``Contract``, or its text for ``Contract.parse``."""
+    if isinstance(game, Contract):
+        return game
+    if isinstance(game, str):
+        return Contract.parse(game)
+    raise ValueError(f"contract must be a Contract or its text (e.g. '6NT'), got {game!r}")
+
+
+def seat_hands(hands: Deal | Sequence[int]) -> Sequence[int]:
+    """The seat hands of ``hands``: a ``Deal``'s three hands (its talon set aside), or
+    ``hands`` itself."""
+    return hands.hands if isinstance(hands, Deal) else hands
+
+
 def position(
-    hands: Sequence[int],
+    hands: Deal | Sequence[int],
+    game: object = None,
     *,
     trump: object = None,
     misere: object = False,
@@ -93,8 +126,10 @@ def position(
 ) -> Position:
     """A ``Position`` of three equal hands, or of the hands still held after the cards of
     ``trick`` (led by ``leader``). ``needs_trump``: the question is asked of a trump contract;
-    ``defender_leads``: of a defender on lead."""
-    trump_code, misere_code = contract(trump, misere)
+    ``defender_leads``: of a defender on lead. ``hands`` may be a ``Deal`` and ``game`` a
+    ``Contract`` (or its text) in place of ``trump``/``misere`` (the module's docstring)."""
+    trump_code, misere_code = contract(trump, misere, game)
+    hands = seat_hands(hands)
     if needs_trump and trump_code == NO_TRUMP:
         raise ValueError("trump must be a suit 0..3, got None")
     seats = _seats(declarer, leader, defender_leads)
@@ -141,14 +176,16 @@ def discard_position(
 
 def rows(
     hands: np.ndarray,
+    game: object = None,
     *,
     trump: object = None,
     misere: object = False,
     declarer: object = 0,
     leader: object = 0,
 ) -> Rows:
-    """``Rows`` of an (n, 3) array of seat hands, checked row by row."""
-    trump_code, misere_code = contract(trump, misere)
+    """``Rows`` of an (n, 3) array of seat hands, checked row by row; ``game`` a ``Contract``
+    (or its text) in place of ``trump``/``misere``."""
+    trump_code, misere_code = contract(trump, misere, game)
     seats = _seats(declarer, leader, False)
     return Rows(hands_array(hands), *seats, trump_code, misere_code)
 

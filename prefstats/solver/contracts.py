@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from prefstats.game.cards import N_SUITS, Style
-from prefstats.game.deal import FIRST_HAND, N_SEATS, SEAT_NAMES
+from prefstats.game.deal import FIRST_HAND, N_SEATS, SEAT_NAMES, Deal
 from prefstats.game.rules import STRAIN_OF_RANK, Contract, Strain
 from prefstats.solver.discard import best_discard_many
 from prefstats.solver.exact import makes_many, solve, solve_many
@@ -86,27 +86,26 @@ def _trump(strain: int) -> int | None:
     return int(strain) if 0 <= strain < N_SUITS else None
 
 
-def dd_table(hands: Sequence[int], style: Style = "en") -> pd.DataFrame:
+def dd_table(hands: Deal | Sequence[int], style: Style = "en") -> pd.DataFrame:
     """Every contract of a deal double-dummy: the declarer's tricks for each strain (rows ♠ ♣ ♦
     ♥ NT and misère) and each declarer and leader (columns: a MultiIndex of seat names).
+    ``hands``: a ``Deal`` (its talon does not take part in play) or three masks.
 
     >>> from prefstats.game.cards import parse_hand
     >>> table = dd_table([parse_hand("♠A K"), parse_hand("♠Q J"), parse_hand("♥7 8")])
     >>> int(table.loc["♠", ("first hand", "first hand")]), table.shape
     (2, (6, 9))
+    >>> deal = Deal.parse("♠7 J ♣7 A ♦8 10 J A ♥7 8 | ♠8 Q K ♣8 10 ♦7 K ♥10 J Q | "
+    ...                   "♠9 10 A ♣9 J ♦9 Q ♥9 K A | ♣Q K")
+    >>> int(dd_table(deal).loc["♥", ("first hand", "first hand")])
+    2
     """
+    contracts = [Contract(6, strain) for strain in Strain] + [Contract.misere()]
     rows = {}
-    for strain in STRAINS[1:] + STRAINS[:1]:
-        contract = Contract.misere() if strain == MISERE_STRAIN else Contract(6, Strain(strain))
+    for contract in contracts:
         name = contract.format(style) if contract.is_misere else contract.format(style)[1:]
         rows[name] = [
-            solve(
-                list(hands),
-                trump=_trump(strain),
-                misere=strain == MISERE_STRAIN,
-                declarer=d,
-                leader=lead,
-            )
+            solve(hands, contract, declarer=d, leader=lead)
             for d in range(N_SEATS)
             for lead in range(N_SEATS)
         ]

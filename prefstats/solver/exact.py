@@ -3,7 +3,8 @@ make it?", and the best card of a trick in progress.
 
 Hands are three 32-bit masks of equal size for seats 0, 1, 2 in play order (``solver``'s
 docstring); ``trump`` a suit 0..3 (or ``Suit``) or None for no trumps; ``misere``: the declarer
-tries to lose every trick (no trumps, Codex 3.6.7).
+tries to lose every trick (no trumps, Codex 3.6.7). ``solve`` also takes the game's objects, a
+``Deal`` and a ``Contract``.
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from prefstats.game.cards import N_SUITS
-from prefstats.game.deal import HAND_SIZE
+from prefstats.game.deal import HAND_SIZE, Deal
+from prefstats.game.rules import Contract
 from prefstats.solver import _checks, _play, _pool, _search
 from prefstats.solver._pool import LAYOUT_ROWS, clear_tables
 
@@ -29,7 +31,8 @@ __all__ = [
 
 
 def solve(
-    hands: Sequence[int],
+    hands: Deal | Sequence[int],
+    contract: Contract | str | None = None,
     *,
     trump: int | None = None,
     misere: bool = False,
@@ -38,11 +41,23 @@ def solve(
 ) -> int:
     """Tricks the declarer takes with best play by all, every hand open.
 
+    ``hands``: a ``Deal`` (its three hands; the talon does not take part in play) or three
+    masks. ``contract``: a ``Contract`` or its text (``"6♥"``, ``"8NT"``, ``"мизер"``; the
+    level is not played), or else the ``trump=``/``misere=`` keywords, never both. A misère
+    with a trump cannot be written as a ``Contract`` (``Contract.misere()`` has no strain), so
+    that form leaves nothing to check at run time; ``trump=0, misere=True`` is a ``ValueError``.
+
     >>> from prefstats.game.cards import parse_hand
     >>> solve([parse_hand("♠A ♥7"), parse_hand("♠K ♥8"), parse_hand("♠Q ♦7")], trump=3)
     1
+    >>> deal = Deal.parse("♠7 J ♣7 A ♦8 10 J A ♥7 8 | ♠8 Q K ♣8 10 ♦7 K ♥10 J Q | "
+    ...                   "♠9 10 A ♣9 J ♦9 Q ♥9 K A | ♣Q K")
+    >>> solve(deal, Contract.parse("6♥")), solve(deal, "misère", declarer=1)
+    (2, 5)
     """
-    where = _checks.position(hands, trump=trump, misere=misere, declarer=declarer, leader=leader)
+    where = _checks.position(
+        hands, contract, trump=trump, misere=misere, declarer=declarer, leader=leader
+    )
     value = _search.exact_value(
         *where.kernel_hands,
         where.kernel_leader,
@@ -57,6 +72,7 @@ def solve(
 
 def solve_many(
     hands: np.ndarray,
+    contract: Contract | str | None = None,
     *,
     trump: int | None = None,
     misere: bool = False,
@@ -67,14 +83,19 @@ def solve_many(
     """Declarer's tricks for each row of an (n, 3) array of seat hands, as int8.
 
     ``n_jobs`` worker threads (-1: one a core) each solve chunks with their own table; the
-    result does not depend on it.
+    result does not depend on it. ``contract``: as for ``solve``, a ``Contract`` or its text in
+    place of ``trump``/``misere``.
 
     >>> from prefstats.game.cards import parse_hand
     >>> row = [parse_hand("♠A K"), parse_hand("♠Q J"), parse_hand("♥7 8")]
     >>> solve_many(np.array([row, row], dtype=np.uint32), trump=3).tolist()
     [0, 0]
+    >>> solve_many(np.array([row], dtype=np.uint32), Contract.parse("6♥")).tolist()
+    [0]
     """
-    rows = _checks.rows(hands, trump=trump, misere=misere, declarer=declarer, leader=leader)
+    rows = _checks.rows(
+        hands, contract, trump=trump, misere=misere, declarer=declarer, leader=leader
+    )
     jobs = _checks.jobs(n_jobs)
 
     def solve_rows(array: np.ndarray) -> np.ndarray:

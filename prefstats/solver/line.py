@@ -8,6 +8,8 @@ solver's value (``solver.best_card``), so the line shows one way the value is re
 (2, [0, 0, 1])
 >>> print(line.format().splitlines()[1])
   1  second hand leads  ♥A   ♥Q   ♠K   won by first hand    2
+>>> play_line(hands, "6♠", leader=1) == line
+True
 """
 
 from __future__ import annotations
@@ -16,7 +18,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from prefstats.game.cards import N_RANKS, RED_SUITS, SUIT_SYMBOLS, Style, format_card
-from prefstats.game.deal import N_SEATS, SEAT_NAMES
+from prefstats.game.deal import N_SEATS, SEAT_NAMES, Deal
+from prefstats.game.rules import Contract
+from prefstats.solver import _checks
 from prefstats.solver._play import trick_winner
 from prefstats.solver._search import NO_TRUMP
 from prefstats.solver.exact import best_card
@@ -105,7 +109,8 @@ def _card_html(card: int, lead: bool) -> str:
 
 
 def play_line(
-    hands: Sequence[int],
+    hands: Deal | Sequence[int],
+    contract: Contract | str | None = None,
     *,
     trump: int | None = None,
     misere: bool = False,
@@ -114,8 +119,20 @@ def play_line(
 ) -> PlayLine:
     """The double-dummy play of three equal hands (seats 0, 1, 2): at every turn the card
     ``best_card`` picks, so the declarer takes exactly the value of the first card's search
-    (``solve``'s value of the deal)."""
-    remaining = [int(h) for h in hands]
+    (``solve``'s value of the deal). ``hands`` and ``contract`` as for ``solve``: a ``Deal`` or
+    masks, a ``Contract`` (or its text) or the ``trump=``/``misere=`` keywords.
+
+    >>> deal = Deal.parse("♠7 J ♣7 A ♦8 10 J A ♥7 8 | ♠8 Q K ♣8 10 ♦7 K ♥10 J Q | "
+    ...                   "♠9 10 A ♣9 J ♦9 Q ♥9 K A | ♣Q K")
+    >>> print(play_line(deal, Contract.parse("мизер"), declarer=1).format().splitlines()[0][:38])
+    misère, declarer second hand: 5 tricks
+    """
+    where = _checks.position(
+        hands, contract, trump=trump, misere=misere, declarer=declarer, leader=leader
+    )
+    trump = None if where.trump == NO_TRUMP else where.trump
+    misere, declarer, leader = bool(where.misere), where.declarer, where.leader
+    remaining = list(where.hands)
     tricks, won, value = [], 0, None
     to_lead = leader
     while remaining[to_lead]:
@@ -134,4 +151,4 @@ def play_line(
         won += winner == declarer
         to_lead = winner
     assert won == value, "a play line keeps the solver's value"
-    return PlayLine(tuple(int(h) for h in hands), trump, misere, declarer, leader, tuple(tricks))
+    return PlayLine(where.hands, trump, misere, declarer, leader, tuple(tricks))
