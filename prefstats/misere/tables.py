@@ -122,7 +122,8 @@ def rate_table(table: pd.DataFrame) -> npt.NDArray[np.float64]:
 
 def lead_index(table: pd.DataFrame) -> npt.NDArray[np.int64]:
     """The ``lead`` column of a catch table as 0, 1, 2 (own, left, right: ``LEADS``)."""
-    return table["lead"].map({lead: i for i, lead in enumerate(LEADS)}).to_numpy(np.int64)
+    index = table["lead"].map({lead: i for i, lead in enumerate(LEADS)})
+    return np.asarray(index, dtype=np.int64)
 
 
 def catch_pair_table(path: str | Path | None = None) -> npt.NDArray[np.float64]:
