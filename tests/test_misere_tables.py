@@ -13,6 +13,7 @@ from prefstats.misere.tables import (
     SETTINGS,
     catch_rate,
     catch_rate_table,
+    lead_index,
     load_catch_pairs,
     load_catch_rates,
     pair_independence,
@@ -29,7 +30,9 @@ def test_pair_independence_arithmetic() -> None:
     table = pair_independence()
     assert len(table) == len(load_catch_pairs())
     rates = catch_rate_table()
-    row = table[(table["text_a"] == "8") & (table["text_b"] == "7 10") & (table["lead"] == "left")]
+    row = table[
+        (table["holding_a"] == "8") & (table["holding_b"] == "7 10") & (table["lead"] == "left")
+    ]
     p_a, p_b = rates[parse_holding("8"), 1], rates[parse_holding("7 10"), 1]
     assert row["p_independent"].iloc[0] == pytest.approx(1 - (1 - p_a) * (1 - p_b))
     assert np.allclose(table["difference"], table["p_caught"] - table["p_independent"])
@@ -53,7 +56,7 @@ def test_catch_rate_table_shape_and_zeros() -> None:
 @pytest.mark.parametrize("setting", SETTINGS)
 def test_catch_rate_lookups_agree_with_the_table(setting: str) -> None:
     table = load_catch_rates()
-    table = table[table.setting == setting].set_index(["holding", "lead"])
+    table = table[table.setting == setting].set_index(["holding_mask", "lead"])
     for text in ("7 10", "8", "9 J Q"):
         holding = parse_holding(text)
         for lead in LEADS:
@@ -71,9 +74,10 @@ def test_players_rates_are_as_dealt_where_measured_on_their_own() -> None:
     dealt = table[table.setting == "as-dealt"]
     own = dealt[~dealt.pooled]
     assert len(own) > 0 and dealt.pooled.any()
-    assert (players[own.holding, own.leader] == own.p_caught).all()
-    pooled = dealt[dealt.pooled & ~dealt.holding.isin(own.holding)]
-    assert (players[pooled.holding, pooled.leader] == clean[pooled.holding, pooled.leader]).all()
+    assert (players[own.holding_mask, lead_index(own)] == own.p_caught).all()
+    pooled = dealt[dealt.pooled & ~dealt.holding_mask.isin(own.holding_mask)]
+    at = pooled.holding_mask, lead_index(pooled)
+    assert (players[at] == clean[at]).all()
     with pytest.raises(ValueError, match="unknown catch-rate setting 'dealt'"):
         catch_rate_table("dealt")
 

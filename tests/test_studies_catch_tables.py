@@ -12,7 +12,14 @@ import pytest
 import scipy.stats
 
 from prefstats.data import shipped
-from prefstats.game.cards import N_CARDS, N_RANKS, SUIT_MASK, format_hand, parse_holding
+from prefstats.game.cards import (
+    N_CARDS,
+    N_RANKS,
+    SUIT_MASK,
+    format_hand,
+    format_holding,
+    parse_holding,
+)
 from prefstats.game.deal import deal_many
 from prefstats.misere.classes import SuitClass, class_codes
 from prefstats.misere.tables import (
@@ -275,13 +282,13 @@ def test_pooling_by_length() -> None:
 def test_shipped_table_covers_every_holding_with_n_and_intervals() -> None:
     table = load_catch_rates()
     clean = table[table.setting == "clean-sides"]
-    assert len(clean) == 254 * 3 and set(CATCHABLE) <= set(clean["holding"])
-    assert (clean["n"] == [single_n(int(h)) for h in clean["holding"]]).all()
+    assert len(clean) == 254 * 3 and set(CATCHABLE) <= set(clean["holding_mask"])
+    assert (clean["n"] == [single_n(int(h)) for h in clean["holding_mask"]]).all()
     assert (clean["n"] >= 20_000).all()  # at least 20,000 layouts a holding
     lowest = table[table.setting == "lowest-sides"]
-    assert set(lowest.holding) == set(lowest_holdings()) and (lowest["n"] >= 5_000).all()
+    assert set(lowest.holding_mask) == set(lowest_holdings()) and (lowest["n"] >= 5_000).all()
     dealt = table[table.setting == "as-dealt"]
-    assert set(lowest_holdings()) <= set(dealt.holding)  # every catchable one up to 4 cards
+    assert set(lowest_holdings()) <= set(dealt.holding_mask)  # every catchable one up to 4 cards
     assert (dealt[~dealt.pooled]["n"] >= 200).all()
     assert (table["p_caught_low"] <= table["p_caught"]).all()
     assert (table["p_caught"] <= table["p_caught_high"]).all()
@@ -290,7 +297,17 @@ def test_shipped_table_covers_every_holding_with_n_and_intervals() -> None:
     counts = table[[f"tricks_{k}" for k in range(11)]].to_numpy()
     assert (counts.sum(axis=1) == table["n"]).all()
     assert (table["caught"] == table["n"] - counts[:, 0]).all()
-    assert (table["suit_class"] == [SuitClass(CODES[h]).label for h in table["holding"]]).all()
+    assert (table["suit_class"] == [SuitClass(CODES[h]).label for h in table["holding_mask"]]).all()
+
+
+def test_shipped_tables_give_each_holding_as_printed_and_as_a_mask() -> None:
+    rates, pairs = load_catch_rates(), load_catch_pairs()
+    assert list(rates.columns[:3]) == ["setting", "holding", "holding_mask"]
+    assert (rates["holding"] == [format_holding(h) for h in rates["holding_mask"]]).all()
+    masks = ["holding_a", "holding_b", "holding_a_mask", "holding_b_mask"]
+    assert list(pairs.columns[:4]) == masks and "leader" not in {*rates, *pairs}
+    for side in ("holding_a", "holding_b"):
+        assert (pairs[side] == [format_holding(h) for h in pairs[f"{side}_mask"]]).all()
 
 
 def test_shipped_table_clean_rows_are_zero() -> None:
@@ -298,7 +315,7 @@ def test_shipped_table_clean_rows_are_zero() -> None:
     table = table[table.setting == "clean-sides"]
     clean = table[table["suit_class"] == "clean"]
     assert len(clean) == 25 * 3 and (clean["caught"] == 0).all()
-    conditional = table[(table["suit_class"] == "conditionally_clean") & (table["leader"] > 0)]
+    conditional = table[(table["suit_class"] == "conditionally_clean") & (table["lead"] != "own")]
     assert (conditional["caught"] == 0).all()
 
 
@@ -310,7 +327,7 @@ def test_shipped_table_agrees_with_a_fresh_sample() -> None:
         holding = parse_holding(text)
         fresh = item_tricks((holding,), 3000, seed=SEED + 7)
         for leader, lead in enumerate(LEADS):
-            row = table[(table["holding"] == holding) & (table["leader"] == leader)]
+            row = table[(table["holding_mask"] == holding) & (table["lead"] == lead)]
             caught, n = int(row["caught"].iloc[0]), int(row["n"].iloc[0])
             fresh_caught = int((fresh[:, leader] > 0).sum())
             pooled = (caught + fresh_caught) / (n + 3000)
@@ -321,14 +338,18 @@ def test_shipped_table_agrees_with_a_fresh_sample() -> None:
 def test_shipped_pairs_table() -> None:
     pairs = load_catch_pairs()
     assert len(pairs) == len(pair_items()) * 3
-    assert (pairs["holding_a"] <= pairs["holding_b"]).all()
+    assert (pairs["holding_a_mask"] <= pairs["holding_b_mask"]).all()
     assert (pairs["n"] > 0).all() and (pairs["n_cards"] <= 6).all()
-    assert (CODES[pairs["holding_a"]] == SuitClass.CATCHABLE).all()
+    assert (CODES[pairs["holding_a_mask"]] == SuitClass.CATCHABLE).all()
     assert (pairs["p_caught_low"] <= pairs["p_caught_high"]).all()
     rates = catch_pair_table()
     a, b = parse_holding("8"), parse_holding("7 10")
-    row = pairs[(pairs["holding_a"] == min(a, b)) & (pairs["holding_b"] == max(a, b))]
-    assert list(rates[a, b]) == list(rates[b, a]) == list(row.sort_values("leader")["p_caught"])
+    row = pairs[(pairs["holding_a_mask"] == min(a, b)) & (pairs["holding_b_mask"] == max(a, b))]
+    assert (
+        list(rates[a, b])
+        == list(rates[b, a])
+        == list(row.set_index("lead").loc[list(LEADS), "p_caught"])
+    )
     assert np.isnan(rates[parse_holding("7 8"), a]).all()  # clean: not in the pairs table
 
 
@@ -338,10 +359,10 @@ def test_shipped_pairs_rows_are_reproduced_exactly() -> None:
     seed = read_provenance(shipped(CATCH_PAIRS))["seed"]
     for texts in (("8", "7 10"), ("7 J", "9 J Q")):
         item = tuple(sorted(parse_holding(t) for t in texts))
-        rows = pairs[(pairs["holding_a"] == item[0]) & (pairs["holding_b"] == item[1])]
+        rows = pairs[(pairs["holding_a_mask"] == item[0]) & (pairs["holding_b_mask"] == item[1])]
         tricks = item_tricks(item, int(rows["n"].iloc[0]), seed, "pairs")
         for row in rows.itertuples():
-            counts = np.bincount(tricks[:, row.leader], minlength=11)
+            counts = np.bincount(tricks[:, LEADS.index(row.lead)], minlength=11)
             assert counts.tolist() == [getattr(row, f"tricks_{k}") for k in range(11)], texts
 
 

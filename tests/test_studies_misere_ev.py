@@ -3,7 +3,7 @@
 import pandas as pd
 
 from prefstats.studies import misere_ev
-from prefstats.studies.misere_ev import hand_misere_ev, run_misere_ev
+from prefstats.studies.misere_ev import hand_misere_ev, run_misere_ev, shipped_ev
 from prefstats.studies.runs import chunk_path
 from prefstats.studies.study import StudySpec, load_study, run_study
 
@@ -15,7 +15,7 @@ def test_misere_ev_run_is_the_same_in_chunks_workers_and_after_resume(tmp_path, 
     monkeypatch.setattr(misere_ev, "MISERE_EV_CHUNK", 25)
     serial = run_misere_ev(study, tmp_path / "one", n=12, progress=False)
     parallel = run_misere_ev(study, tmp_path / "two", n=12, jobs=2, progress=False)
-    whole = hand_misere_ev(load_study(study), n=12, seed=1)
+    whole = shipped_ev(hand_misere_ev(load_study(study), n=12, seed=1))
     assert len(serial) > 50 and len(list((tmp_path / "one").glob("chunk-*.parquet"))) >= 3
     pd.testing.assert_frame_equal(serial, parallel)
     pd.testing.assert_frame_equal(serial, whole.reset_index(drop=True))

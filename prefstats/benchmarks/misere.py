@@ -24,7 +24,13 @@ import numpy as np
 
 from prefstats.game.cards import format_hand, parse_hand, parse_holding
 from prefstats.game.deal import all_layouts
-from prefstats.misere.tables import LEADS, SETTINGS, load_catch_pairs, load_catch_rates
+from prefstats.misere.tables import (
+    LEADS,
+    SETTINGS,
+    lead_index,
+    load_catch_pairs,
+    load_catch_rates,
+)
 from prefstats.players.discards import sound_misere_discards
 from prefstats.solver import hidden_discard_many, makes_many, solve_many
 
@@ -112,8 +118,8 @@ def headline_rows() -> list[str]:
         return [f"  (no table: {err})"]
     lines = []
     for text, setting in itertools.product(HEADLINE, SETTINGS):
-        rows = table[(table["holding"] == parse_holding(text)) & (table["setting"] == setting)]
-        for row in rows.sort_values("leader").itertuples():
+        rows = table[(table["holding_mask"] == parse_holding(text)) & (table["setting"] == setting)]
+        for row in rows.assign(leader=lead_index(rows)).sort_values("leader").itertuples():
             lines.append(
                 f"  {text:<5} {setting:<12} {row.lead:<5}  P(caught) {row.p_caught:.4f} "
                 f"[{row.p_caught_low:.4f}, {row.p_caught_high:.4f}]  E[tricks] "
@@ -132,8 +138,8 @@ def headline_pair_rows() -> list[str]:
     lines = []
     for texts in HEADLINE_PAIRS:
         a, b = sorted(parse_holding(t) for t in texts)
-        rows = table[(table["holding_a"] == a) & (table["holding_b"] == b)].sort_values("leader")
-        for row in rows.itertuples():
+        rows = table[(table["holding_a_mask"] == a) & (table["holding_b_mask"] == b)]
+        for row in rows.assign(leader=lead_index(rows)).sort_values("leader").itertuples():
             lines.append(
                 f"  {' + '.join(texts):<9} {row.lead:<5}  P(caught) {row.p_caught:.3f} "
                 f"[{row.p_caught_low:.3f}, {row.p_caught_high:.3f}]  n={row.n:,}"

@@ -39,7 +39,13 @@ from prefstats.game.cards import (
 from prefstats.game.deal import FIRST_HAND
 from prefstats.game.rules import RuleSet
 from prefstats.misere.classes import SuitClass, analyse_holding, misere_hand_class, suit_class
-from prefstats.misere.tables import LEADS, PLAYERS, catch_rate_table, load_catch_rates
+from prefstats.misere.tables import (
+    LEADS,
+    PLAYERS,
+    catch_rate_table,
+    lead_index,
+    load_catch_rates,
+)
 from prefstats.players.discards import REALISTIC, USER_NAMES, SampledDiscard
 from prefstats.players.misere_risk import MisereRisk, misere_risk
 from prefstats.players.sharing import Utility, advice, misere_values
@@ -269,7 +275,8 @@ def _holding_report(mask: int, style: Style) -> str:
 def _table_rows(mask: int) -> list[str]:
     """The shipped catch rates of a holding, one line per setting and lead."""
     table = load_catch_rates()
-    rows = table[table["holding"] == mask].sort_values(["setting", "leader"])
+    rows = table[table["holding_mask"] == mask]
+    rows = rows.assign(leader=lead_index(rows)).sort_values(["setting", "leader"])
     return [
         f"  {row.setting:<12} {row.lead:<5} lead: P(caught) {row.p_caught:.4f} "
         f"[{row.p_caught_low:.4f}, {row.p_caught_high:.4f}], E[tricks] {row.mean_tricks:.3f} "

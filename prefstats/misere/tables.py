@@ -112,12 +112,18 @@ def rate_table(table: pd.DataFrame) -> npt.NDArray[np.float64]:
     """P(caught) by holding and lead (256, 3) of rows of a catch-rate table (later rows of a
     holding and lead win), with the suit-class zeros; read-only."""
     rates = np.full((N_HOLDINGS, len(LEADS)), np.nan)
-    rates[table["holding"].to_numpy(), table["leader"].to_numpy()] = table["p_caught"].to_numpy()
+    rates[table["holding_mask"].to_numpy(), lead_index(table)] = table["p_caught"].to_numpy()
     codes = class_codes()
     rates[(codes == SuitClass.CLEAN) | (codes == SuitClass.VOID)] = 0.0
     rates[codes == SuitClass.CONDITIONALLY_CLEAN, 1:] = 0.0
     rates.flags.writeable = False
     return rates
+
+
+def lead_index(table: pd.DataFrame) -> npt.NDArray[np.int64]:
+    """The ``lead`` column of a catch table as 0, 1, 2 (own, left, right: ``LEADS``)."""
+    index = table["lead"].map({lead: i for i, lead in enumerate(LEADS)})
+    return np.asarray(index, dtype=np.int64)
 
 
 def catch_pair_table(path: str | Path | None = None) -> npt.NDArray[np.float64]:
@@ -136,8 +142,8 @@ def catch_pair_table(path: str | Path | None = None) -> npt.NDArray[np.float64]:
 def _pair_table(path: Path) -> npt.NDArray[np.float64]:
     table = _read_table(path)
     rates = np.full((N_HOLDINGS, N_HOLDINGS, len(LEADS)), np.nan)
-    a, b = table["holding_a"].to_numpy(), table["holding_b"].to_numpy()
-    leader, p = table["leader"].to_numpy(), table["p_caught"].to_numpy()
+    a, b = table["holding_a_mask"].to_numpy(), table["holding_b_mask"].to_numpy()
+    leader, p = lead_index(table), table["p_caught"].to_numpy()
     rates[a, b, leader] = p
     rates[b, a, leader] = p
     rates.flags.writeable = False
@@ -162,13 +168,13 @@ def pair_independence(
     """
     pairs = load_catch_pairs(path)
     rates = catch_rate_table("clean-sides", rates_path)
-    leader = pairs["leader"].to_numpy()
-    p_a = rates[pairs["holding_a"].to_numpy(), leader]
-    p_b = rates[pairs["holding_b"].to_numpy(), leader]
+    leader = lead_index(pairs)
+    p_a = rates[pairs["holding_a_mask"].to_numpy(), leader]
+    p_b = rates[pairs["holding_b_mask"].to_numpy(), leader]
     predicted = 1.0 - (1.0 - p_a) * (1.0 - p_b)
     columns = [
-        "text_a",
-        "text_b",
+        "holding_a",
+        "holding_b",
         "n_cards",
         "lead",
         "n",
@@ -222,11 +228,11 @@ def published_comparison(
     rows = []
     for text in holdings:
         mask = parse_holding(text)
-        for leader, lead in enumerate(LEADS):
+        for lead in LEADS:
             row: dict[str, object] = {"holding": text, "lead": lead}
             for setting in SETTINGS:
                 hit = table[
-                    (table.setting == setting) & (table.holding == mask) & (table.leader == leader)
+                    (table.setting == setting) & (table.holding_mask == mask) & (table.lead == lead)
                 ]
                 if hit.empty:
                     continue

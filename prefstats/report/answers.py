@@ -38,7 +38,7 @@ def catch_answer(rates: pd.DataFrame, holdings: tuple[str, ...] = ANSWER_HOLDING
         cells = []
         for setting in ("lowest-sides", "clean-sides", "as-dealt"):
             rows = rates[
-                (rates.setting == setting) & (rates.holding == mask) & (rates.lead == LEADS[1])
+                (rates.setting == setting) & (rates.holding_mask == mask) & (rates.lead == LEADS[1])
             ]
             if len(rows):
                 row = rows.iloc[0]

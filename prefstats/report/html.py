@@ -460,7 +460,7 @@ def _pairs(table: pd.DataFrame) -> str:
     worst = table.reindex(table.difference.abs().sort_values(ascending=False).index).head(6)
     shown = pd.DataFrame(
         {
-            "pair": [f"{a} + {b}" for a, b in zip(worst.text_a, worst.text_b, strict=True)],
+            "pair": [f"{a} + {b}" for a, b in zip(worst.holding_a, worst.holding_b, strict=True)],
             "lead": worst.lead,
             "measured (95% CI)": [
                 tables.share_text(p, lo, hi)

@@ -84,7 +84,7 @@ def catch_settings(
     each catchable holding's P(caught) on the defenders' lead (the mean of left and right) in
     ``lowest-sides`` and ``as-dealt`` against ``clean-sides``; the holdings in ``label`` are
     named."""
-    lead = rates[rates.lead != "own"].groupby(["setting", "holding", "text", "n_cards"])
+    lead = rates[rates.lead != "own"].groupby(["setting", "holding_mask", "holding", "n_cards"])
     mean = lead.p_caught.mean().unstack("setting").reset_index()
     axes = fig.subplots(4 // columns, columns, sharex=True, sharey=True).ravel()
     for length, ax in enumerate(axes, start=1):
@@ -101,9 +101,9 @@ def catch_settings(
                     alpha=0.75,
                     label=setting,
                 )
-        named = part[part.text.isin(label)]
+        named = part[part.holding.isin(label)]
         other = named["as-dealt"] if "as-dealt" in named else named["lowest-sides"]
-        for text, x, y in zip(named.text, named["clean-sides"], other, strict=True):
+        for text, x, y in zip(named.holding, named["clean-sides"], other, strict=True):
             ax.annotate(text, (x, y), fontsize=7, xytext=(3, 3), textcoords="offset points")
         ax.plot([0, 1], [0, 1], color="gray", lw=0.8)
         ax.set_title(f"{length} card{'s' if length > 1 else ''}")

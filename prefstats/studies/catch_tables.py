@@ -509,8 +509,8 @@ def _lead_stats(tricks: np.ndarray) -> dict[str, Any]:
 
 
 def single_table(summary: pd.DataFrame, setting: str) -> pd.DataFrame:
-    """Rows of the shipped table for one setting: setting, holding, text, n_cards, suit_class,
-    pooled, lead, stats."""
+    """Rows of the shipped table for one setting: setting, holding (as printed), holding_mask,
+    n_cards, suit_class, pooled, lead, stats (:func:`shipped_rates`)."""
     codes = class_codes()
     holding = [int(h) for h in summary["holding_a"]]
     front = pd.DataFrame(
@@ -526,11 +526,12 @@ def single_table(summary: pd.DataFrame, setting: str) -> pd.DataFrame:
     stats = summary.drop(columns=["holding_a", "holding_b", "pooled"], errors="ignore")
     counts = ["n", "caught", *(f"tricks_{k}" for k in range(HAND_SIZE + 1)), "leader"]
     stats = stats.reset_index(drop=True).astype(dict.fromkeys(counts, "int64"))
-    return _ordered(pd.concat([front, stats], axis=1))
+    return shipped_rates(_ordered(pd.concat([front, stats], axis=1)))
 
 
 def pair_table(summary: pd.DataFrame) -> pd.DataFrame:
-    """The shipped pairs table: holding_a (♠), holding_b (♣), their texts, lead, stats."""
+    """The shipped pairs table: holding_a (♠), holding_b (♣) as printed, their masks, lead,
+    stats (:func:`shipped_pairs`)."""
     a, b = summary["holding_a"].astype(int), summary["holding_b"].astype(int)
     front = pd.DataFrame(
         {
@@ -542,13 +543,39 @@ def pair_table(summary: pd.DataFrame) -> pd.DataFrame:
         }
     )
     stats = summary.drop(columns=["holding_a", "holding_b"])
-    return _ordered(pd.concat([front, stats], axis=1))
+    return shipped_pairs(_ordered(pd.concat([front, stats], axis=1)))
 
 
 def _ordered(table: pd.DataFrame) -> pd.DataFrame:
     first = [c for c in table.columns if c not in ("lead", "leader")]
     at = first.index("n")
     return table[[*first[:at], "lead", "leader", *first[at:]]].reset_index(drop=True)
+
+
+def shipped_rates(table: pd.DataFrame) -> pd.DataFrame:
+    """The catch-rate columns as shipped, from the built ones (``holding`` the mask, ``text``
+    the holding as printed, ``leader`` 0..2 beside ``lead``): ``holding`` the holding as
+    printed, ``holding_mask`` its 8-bit mask right after it, ``lead`` alone (the last step
+    before ``catch_rates`` is written; prefstats/data/README.md)."""
+    table = table.drop(columns="leader").rename(columns={"holding": "holding_mask"})
+    return _text_first(table.rename(columns={"text": "holding"}), ["holding_mask"])
+
+
+def shipped_pairs(table: pd.DataFrame) -> pd.DataFrame:
+    """The catch-pair columns as shipped, from the built ones (``holding_a``, ``holding_b`` the
+    masks, ``text_a``, ``text_b`` as printed, ``leader`` beside ``lead``): ``holding_a``,
+    ``holding_b`` as printed, then ``holding_a_mask``, ``holding_b_mask``, ``lead`` alone."""
+    masks = {"holding_a": "holding_a_mask", "holding_b": "holding_b_mask"}
+    table = table.drop(columns="leader").rename(columns=masks)
+    table = table.rename(columns={"text_a": "holding_a", "text_b": "holding_b"})
+    return _text_first(table, list(masks.values()))
+
+
+def _text_first(table: pd.DataFrame, masks: list[str]) -> pd.DataFrame:
+    """``table`` with the ``masks`` columns moved right after the last printed holding."""
+    rest = [c for c in table.columns if c not in masks]
+    at = rest.index(masks[-1].removesuffix("_mask")) + 1
+    return table[[*rest[:at], *masks, *rest[at:]]]
 
 
 # --- entry point -----------------------------------------------------------------------------

@@ -58,7 +58,7 @@ def run_misere_ev(
     misere = _misere_rows(str(Path(run).resolve()))  # the chunks below read the same rows
     count = len(misere)
     if count == 0:
-        return hand_misere_ev(misere, n=n, seed=seed, discard=discard, scoring=scoring)
+        return shipped_ev(hand_misere_ev(misere, n=n, seed=seed, discard=discard, scoring=scoring))
     spec = {
         "kind": "misere_ev",
         "run": str(Path(run).resolve()),
@@ -80,7 +80,17 @@ def run_misere_ev(
         progress=progress,
         unit="hand",
     )
-    return load_run(out)
+    return shipped_ev(load_run(out))
+
+
+def shipped_ev(table: pd.DataFrame) -> pd.DataFrame:
+    """The EV table's columns as written (``misere_ev``, prefstats/data/README.md), from the
+    per-hand rows of :func:`hand_misere_ev` (``hand`` the 32-bit mask, ``cards`` as printed):
+    ``hand`` the hand as printed, ``hand_mask`` its mask right after it."""
+    table = table.rename(columns={"hand": "hand_mask"}).rename(columns={"cards": "hand"})
+    rest = [c for c in table.columns if c != "hand_mask"]
+    at = rest.index("hand") + 1
+    return table[[*rest[:at], "hand_mask", *rest[at:]]]
 
 
 def misere_ev_chunk(spec: dict[str, Any], chunk: Chunk) -> pd.DataFrame:
