@@ -168,6 +168,29 @@ def cmd_classify(args: argparse.Namespace) -> None:
     print(classify_text(args.text, style_of(args)))
 
 
+_PLAYED_WORDS: dict[Style, dict[str, str]] = {
+    "en": {
+        "no blind": "(no blind lead: it needs --talon, the layouts he cannot tell apart share it)",
+        "bracket": "as played, on the same layouts (the bracket: the discard hidden among his "
+        "sound discards .. seen):",
+        "low": "low (hidden)",
+        "high": "high (seen)",
+        "floor": "floor (every pair)",
+        "caught": "P(caught)",
+        "tricks": "E[tricks]",
+    },
+    "ru": {
+        "no blind": "(без слепого первого хода: для него нужен известный прикуп)",
+        "bracket": "как играют, на тех же раскладах (вилка: снос скрыт среди разумных .. виден):",
+        "low": "нижний (скрыт)",
+        "high": "верхний (виден)",
+        "floor": "дно (любая пара)",
+        "caught": "P(поймали)",
+        "tricks": "E[взяток]",
+    },
+}
+
+
 def cmd_misere(args: argparse.Namespace) -> None:
     """Print P(caught), E[tricks] and the trick distribution of a misère hand; as played, the
     bracket and the floor beside it (docs/rules.md, "Misère information models")."""
@@ -197,18 +220,18 @@ def cmd_misere(args: argparse.Namespace) -> None:
     low_risk = risk_of(low)
     print(low_risk.format(style_of(args)))
     high_risk, floor_risk = risk_of(high), risk_of(floor)
+    words = _PLAYED_WORDS[style_of(args)]
     if blind_needs_talon:
-        print("(no blind lead: it needs --talon, the layouts he cannot tell apart share it)")
-    print(
-        "as played, on the same layouts (the bracket: the discard hidden among his sound "
-        "discards .. seen):"
-    )
+        print(words["no blind"])
+    print(words["bracket"])
     for name, risk in (
-        ("low (hidden)", low_risk),
-        ("high (seen)", high_risk),
-        ("floor (every pair)", floor_risk),
+        (words["low"], low_risk),
+        (words["high"], high_risk),
+        (words["floor"], floor_risk),
     ):
-        print(f"  {name:<19} P(caught) {risk.p_caught}  E[tricks] {risk.mean_tricks}")
+        print(
+            f"  {name:<19} {words['caught']} {risk.p_caught}  {words['tricks']} {risk.mean_tricks}"
+        )
 
 
 def cmd_ev(args: argparse.Namespace) -> None:

@@ -135,7 +135,7 @@ class MisereRisk:
             f"({seat_names[self.seat]}), {words['talon']} {talon}",
             f"{words['discard']}: {_POLICY_TEXT[style].get(self.policy, self.policy)}; "
             f"{self.n:,} {kind}",
-            f"{words['information']}: {INFORMATION_TEXT[self.information]}",
+            f"{words['information']}: {INFORMATION_TEXT[style][self.information]}",
             f"{words['caught']}  {self.p_caught}",
             f"{words['tricks']}  {self.mean_tricks}",
             words["header"],
@@ -153,13 +153,23 @@ class MisereRisk:
 
 
 _SEAT_NAMES = (f"{SEAT_NAMES[0]}, leads", *SEAT_NAMES[1:])
-INFORMATION_TEXT = {
-    "open": "open (double-dummy: every card seen, the discard included)",
-    "hidden": "discard hidden among his sound discards; otherwise every card seen",
-    "floor": "discard hidden among every pair of his twelve cards (the floor)",
-    "blind": "blind first lead on his own lead, then open",
-    "played": "as played, low end: blind first lead, discard hidden among his sound discards",
-    "played-floor": "blind first lead, discard hidden among every pair (the floor)",
+INFORMATION_TEXT: dict[Style, dict[str, str]] = {
+    "en": {
+        "open": "open (double-dummy: every card seen, the discard included)",
+        "hidden": "discard hidden among his sound discards; otherwise every card seen",
+        "floor": "discard hidden among every pair of his twelve cards (the floor)",
+        "blind": "blind first lead on his own lead, then open",
+        "played": "as played, low end: blind first lead, discard hidden among his sound discards",
+        "played-floor": "blind first lead, discard hidden among every pair (the floor)",
+    },
+    "ru": {
+        "open": "в открытую (все карты видны, снос тоже)",
+        "hidden": "снос скрыт среди его разумных сносов; остальные карты видны",
+        "floor": "снос скрыт среди всех пар его двенадцати карт (нижняя граница)",
+        "blind": "слепой первый ход на своём ходу, дальше в открытую",
+        "played": "как играют, нижний край: слепой первый ход, снос скрыт среди разумных",
+        "played-floor": "слепой первый ход, снос скрыт среди всех пар (нижняя граница)",
+    },
 }
 _SEAT_NAMES_RU = ("первая рука, ходит", "вторая рука", "третья рука")
 _POLICY_TEXT: dict[Style, dict[str, str]] = {
