@@ -54,7 +54,7 @@ def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             new_hidden_table(),
             new_table(),
         )
-    return tables  # type: ignore[no-any-return]
+    return tables
 
 
 def _check_mask(name: str, mask: object) -> int:
