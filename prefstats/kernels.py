@@ -69,9 +69,8 @@ KEPT_CACHES = 3  # the current sources' cache and the two last made before it
 COMPILING = "prefstats: compiling the solver for this machine, once (about a minute)..."
 JIT_OFF: bool = bool(config.DISABLE_JIT)  # type: ignore[attr-defined]  # NUMBA_DISABLE_JIT=1
 STALE = "prefstats: kernel sources changed since they were imported; not caching their code"
-F = TypeVar(
-    "F", bound=Callable[..., Any]
-)  # a kernel keeps its Python signature for the type checker
+# A kernel keeps its Python function's signature for the type checker (a Kernel calls as it).
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 def sources_hash(paths: tuple[Path, ...]) -> str:
