@@ -90,8 +90,8 @@ def nonsense_rows_resealed(folder: Path) -> None:
     """A chunk whose first hand got a card of the second hand, with a forged seal."""
     path = chunk_path(folder, 2)
     table = pd.read_parquet(path)
-    table.loc[5, "first"] = int(table.loc[5, "first"]) | (
-        int(table.loc[5, "second"]) & -int(table.loc[5, "second"])
+    table.loc[5, "first"] = int(table.loc[5, "first"]) | (  # type: ignore[index, arg-type]
+        int(table.loc[5, "second"]) & -int(table.loc[5, "second"])  # type: ignore[arg-type]
     )
     write_table(table, path, {"forged": True})
     seal = json.loads(seal_path(folder, 2).read_text())

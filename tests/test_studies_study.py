@@ -118,7 +118,7 @@ def test_potential_columns_and_summary(tmp_path):
     assert table.game[made.index].all()
     nines = 0
     for row in made[made.tricks >= NINE_LEVEL].itertuples():
-        achieved = Contract(min(int(row.tricks), 10), LADDER[row.contract].strain)
+        achieved = Contract(min(int(row.tricks), 10), LADDER[row.contract].strain)  # type: ignore[arg-type, index]
         assert getattr(row, f"nine{row.declarer}") >= achieved.rank
         nines += 1
     assert nines > 0
