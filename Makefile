@@ -29,7 +29,7 @@ study: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check prefstats tests
 	$(BIN)/ruff format --check prefstats tests
-	$(BIN)/mypy
+	$(BIN)/mypy  # the package strict, the tests' bodies checked (pyproject.toml)
 
 # pytest exits 5 when it collects no test: that is not a failure of the code.
 test: lint

@@ -37,7 +37,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar, cast
 
 import numpy as np
 from numba import int64
@@ -69,6 +69,8 @@ KEPT_CACHES = 3  # the current sources' cache and the two last made before it
 COMPILING = "prefstats: compiling the solver for this machine, once (about a minute)..."
 JIT_OFF: bool = bool(config.DISABLE_JIT)  # type: ignore[attr-defined]  # NUMBA_DISABLE_JIT=1
 STALE = "prefstats: kernel sources changed since they were imported; not caching their code"
+# A kernel keeps its Python function's signature for the type checker (a Kernel calls as it).
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 def sources_hash(paths: tuple[Path, ...]) -> str:
@@ -206,7 +208,7 @@ def before_compiling(task: Callable[[], None]) -> None:
             _State.before.append(task)
 
 
-class Kernel(CPUDispatcher):  # type: ignore[misc]
+class Kernel(CPUDispatcher):
     """numba's dispatcher, ready (``_ready``) before it compiles, and compiling its explicit
     signatures (``signatures``) on its first use rather than at import."""
 
@@ -259,7 +261,7 @@ class Kernel(CPUDispatcher):  # type: ignore[misc]
         return super().get_compile_result(sig)
 
 
-def njit(*args: Any, **options: Any) -> Callable[[Callable[..., Any]], Any]:
+def njit(*args: Any, **options: Any) -> Callable[[F], F]:
     """``numba.njit(*args, **options)`` as a decorator factory (``njit(signatures, ...)`` or
     ``njit(...)``), giving a ``Kernel``: compiled on first use, cached in ``cache_dir()``."""
     signatures = args[0] if args else None
@@ -269,7 +271,7 @@ def njit(*args: Any, **options: Any) -> Callable[[Callable[..., Any]], Any]:
     locals_ = options.pop("locals", {})
     targetoptions = {**options, "nopython": True, "boundscheck": options.get("boundscheck")}
 
-    def decorate(function: Callable[..., Any]) -> Any:
+    def decorate(function: F) -> F:
         if JIT_OFF:
             return function  # as numba's njit does with the JIT off
         if _State.first_made is None:
@@ -282,7 +284,7 @@ def njit(*args: Any, **options: Any) -> Callable[[Callable[..., Any]], Any]:
                 _State.uncached.append(kernel)
                 if _State.cache_dir is not None:  # made after the first compile
                     _enable_caching()
-        return kernel
+        return cast(F, kernel)
 
     return decorate
 
@@ -322,6 +324,12 @@ def _python_trailing_zeros(value: Any) -> int:
     return (bits & -bits).bit_length() - 1 if bits else _width(value)
 
 
-ctpop: Any = _python_ctpop if JIT_OFF else _ctpop
-leading_zeros: Any = _python_leading_zeros if JIT_OFF else numbers.leading_zeros
-trailing_zeros: Any = _python_trailing_zeros if JIT_OFF else numbers.trailing_zeros
+# numba's intrinsics, typed as what a kernel calling them gets: an integer.
+BitCount = Callable[[Any], int]
+ctpop: BitCount = _python_ctpop if JIT_OFF else cast(BitCount, _ctpop)
+leading_zeros: BitCount = (
+    _python_leading_zeros if JIT_OFF else cast(BitCount, numbers.leading_zeros)
+)
+trailing_zeros: BitCount = (
+    _python_trailing_zeros if JIT_OFF else cast(BitCount, numbers.trailing_zeros)
+)

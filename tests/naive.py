@@ -50,7 +50,7 @@ def trick_winner(cards: tuple[int, ...], seats: tuple[int, ...], trump: int | No
 
 
 def naive_value(
-    hands: tuple[int, int, int],
+    hands: tuple[int, ...],
     *,
     trump: int | None = None,
     misere: bool = False,
@@ -89,7 +89,7 @@ def _value(
     return max(values) if maximises else min(values)
 
 
-def naive_can_lose_trick(hands: tuple[int, int, int], *, leader: int, declarer: int = 0) -> bool:
+def naive_can_lose_trick(hands: tuple[int, ...], *, leader: int, declarer: int = 0) -> bool:
     """Misère, the one trick about to start, by plain minimax over every legal card: can the
     declarer make another seat win it, whatever the defenders play?"""
     return _loses_trick(tuple(hands), leader, declarer, ())

@@ -72,18 +72,22 @@ def naive_hidden_tricks(
     return _value(hands, leader, (), possible)
 
 
-def _without(hands: tuple[frozenset[int], ...], seat: int, card: int) -> tuple:
+def _without(hands: tuple[frozenset[int], ...], seat: int, card: int) -> tuple[frozenset[int], ...]:
     return tuple(hand - {card} if index == seat else hand for index, hand in enumerate(hands))
 
 
 @cache
 def _value(
-    hands: tuple[frozenset[int], ...], leader: int, trick: tuple[int, ...], possible: frozenset
+    hands: tuple[frozenset[int], ...],
+    leader: int,
+    trick: tuple[int, ...],
+    possible: frozenset[frozenset[int]],
 ) -> int:
     if len(trick) == N_SEATS:
-        led = trick[0] // 8
         winner = max(
-            (card, (leader + step) % N_SEATS) for step, card in enumerate(trick) if card // 8 == led
+            (card, (leader + step) % N_SEATS)
+            for step, card in enumerate(trick)
+            if card // 8 == trick[0] // 8
         )[1]
         won = 1 if winner == DECLARER else 0
         if not hands[LEFT]:

@@ -18,7 +18,7 @@ import numpy.typing as npt
 DECLARER, LEFT, RIGHT = 0, 1, 2  # play goes round DECLARER -> LEFT -> RIGHT -> DECLARER
 DEFENDERS = (LEFT, RIGHT)
 ALL_RANKS = range(8)
-Hands = tuple[frozenset[int], frozenset[int], frozenset[int]]
+Hands = tuple[frozenset[int], ...]
 Trick = tuple[int | None, ...]  # cards played so far in the trick, in play order
 
 
@@ -99,7 +99,7 @@ def all_layouts(declarer: frozenset[int], max_out: int) -> list[tuple[Hands, int
     """Every deal of the other ranks to LEFT / RIGHT / out (at most ``max_out`` out): each
     deal with its number of cards out of play."""
     others = [rank for rank in ALL_RANKS if rank not in declarer]
-    result = []
+    result: list[tuple[Hands, int]] = []
     for places in itertools.product(("left", "right", "out"), repeat=len(others)):
         if places.count("out") > max_out:
             continue

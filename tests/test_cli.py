@@ -207,7 +207,7 @@ def test_a_users_mistake_is_one_line_and_exit_code_2(argv, places, capsys):
     try:
         code = main(argv)
     except SystemExit as stop:
-        code = stop.code
+        code = stop.code  # type: ignore[assignment]
     err = capsys.readouterr().err.strip()
     assert code == 2, err
     assert len(err.splitlines()) == 1 and "Traceback" not in err, err

@@ -90,15 +90,15 @@ def nonsense_rows_resealed(folder: Path) -> None:
     """A chunk whose first hand got a card of the second hand, with a forged seal."""
     path = chunk_path(folder, 2)
     table = pd.read_parquet(path)
-    table.loc[5, "first"] = int(table.loc[5, "first"]) | (
-        int(table.loc[5, "second"]) & -int(table.loc[5, "second"])
+    table.loc[5, "first"] = int(table.loc[5, "first"]) | (  # type: ignore[index, arg-type]
+        int(table.loc[5, "second"]) & -int(table.loc[5, "second"])  # type: ignore[arg-type]
     )
     write_table(table, path, {"forged": True})
     seal = json.loads(seal_path(folder, 2).read_text())
     seal_path(folder, 2).write_text(json.dumps({**seal, "sha256": file_digest(path)}))
 
 
-FAULTS: dict[str, Callable[[Path, dict[str, Path]], None]] = {
+FAULTS: dict[str, Callable[[Path, dict[str, Path]], object]] = {
     "foreign chunk (another seed)": lambda f, o: copy_in(o["seed"], f),
     "foreign chunk (another chunk size)": lambda f, o: copy_in(o["chunk size"], f),
     "potential chunk in a plain run": lambda f, o: copy_in(o["potential"], f),
@@ -526,7 +526,7 @@ def test_the_command_line_refuses_in_one_line(argv, tmp_path, capsys):
     try:
         code = main(argv)
     except SystemExit as exit_:
-        code = exit_.code
+        code = exit_.code  # type: ignore[assignment]
     captured = capsys.readouterr()
     assert code == 2, captured.out
     assert len(captured.err.strip().splitlines()) == 1 and "Traceback" not in captured.err

@@ -8,7 +8,6 @@ import pytest
 
 from prefstats.game.bidding import (
     ALL_PASS,
-    NO_BID,
     PASS,
     Auction,
     AuctionError,
@@ -18,7 +17,7 @@ from prefstats.game.bidding import (
     run_auction,
     verify_bid,
 )
-from prefstats.game.rules import LADDER, Contract, RuleSet
+from prefstats.game.rules import LADDER, NO_BID, Contract, RuleSet
 
 C = Contract.parse
 MISERE = Contract.misere()
@@ -28,7 +27,7 @@ VARIANT = RuleSet(misere_overbid="third-hand-higher-nine")  # type: ignore[arg-t
 def play(actions, rules=None):
     auction = Auction.start(rules)
     for action in actions:
-        auction = bid(auction, auction.to_act, None if action is None else C(action))
+        auction = bid(auction, auction.to_act, None if action is None else C(action))  # type: ignore[arg-type]
     return auction
 
 

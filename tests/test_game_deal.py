@@ -212,7 +212,7 @@ def test_streams():
     assert Stream.of(None).entropy != Stream.of(None).entropy  # fresh entropy each time
     for bad in ("x", -1, True, (), (1, -2), 2.5):
         with pytest.raises(ValueError, match="seed must be"):
-            Stream.of(bad)
+            Stream.of(bad)  # type: ignore[arg-type]
 
 
 def test_per_row_fixed_cards_stay_and_each_row_is_uniform():

@@ -196,12 +196,12 @@ def test_in_a_notebook_the_line_goes_under_the_cell(tmp_path):
 
 
 @kernels.njit([numba.int64(numba.int64), numba.float64(numba.float64)])
-def _plus_one(x):  # type: ignore[no-untyped-def]
+def _plus_one(x):
     return x + 1
 
 
 @kernels.njit()
-def _twice_plus_one(x):  # type: ignore[no-untyped-def]
+def _twice_plus_one(x):
     return 2 * _plus_one(x)
 
 
@@ -265,7 +265,7 @@ def test_the_search_keeps_its_two_signatures_with_misere_a_constant():
 
 
 @kernels.njit([numba.int64(numba.int64)])
-def _unused(x):  # type: ignore[no-untyped-def]
+def _unused(x):
     return x
 
 
@@ -299,7 +299,7 @@ def test_threads_first_using_a_kernel_together_all_get_its_answer():
     each with a new kernel, so a rare interleaving still shows."""
     for round_ in range(5):
 
-        def twice(x):  # type: ignore[no-untyped-def]
+        def twice(x):
             return 2 * x
 
         kernel = kernels.njit(numba.int64(numba.int64))(twice)

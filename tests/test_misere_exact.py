@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from prefstats.game.cards import N_CARDS, N_RANKS, N_SUITS
-from prefstats.game.deal import deal_many
+from prefstats.game.deal import HAND_SIZE, TALON_SIZE, deal_many
 from prefstats.misere import exact
 from prefstats.misere.classes import (
     MAX_OUT_OF_PLAY,
@@ -24,7 +24,6 @@ from prefstats.misere.classes import (
     misere_hand_class,
 )
 from prefstats.misere.exact import (
-    HAND_SIZE,
     hand_class_counts,
     hand_class_table,
     holding_probability,
@@ -87,7 +86,7 @@ def test_splits_match_enumeration(hand_size: int, extra: int, data: st.DataObjec
 
 def test_talon_outs_match_enumeration() -> None:
     unseen = exact.UNSEEN_BEFORE_TALON
-    talons = list(itertools.combinations(range(unseen), exact.TALON_SIZE))
+    talons = list(itertools.combinations(range(unseen), TALON_SIZE))
     for k in range(unseen + 1):
         hits = sum(any(card < k for card in talon) for talon in talons)
         assert talon_outs(k) == Fraction(hits, len(talons))

@@ -19,7 +19,7 @@ os.environ["PREFSTATS_NOTEBOOK_LAYOUTS"] = "462"
 @pytest.fixture(scope="module", params=NOTEBOOKS, ids=lambda p: p.stem)
 def executed(request: pytest.FixtureRequest) -> nbformat.NotebookNode:
     path: Path = request.param
-    notebook = nbformat.read(path, as_version=4)
+    notebook: nbformat.NotebookNode = nbformat.read(path, as_version=4)
     client = NotebookClient(
         notebook,
         timeout=600,

@@ -2,7 +2,7 @@
 score (prefstats.players.declarer)."""
 
 import numpy as np
-from conftest import FORCED_STREAM
+from conftest import FORCED_STREAM  # type: ignore[import-not-found]
 
 from prefstats.game.rules import MISERE_RANK
 from prefstats.players.declarer import name_contracts

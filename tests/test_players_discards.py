@@ -78,7 +78,8 @@ def class_count_discards(hand12: np.ndarray) -> np.ndarray:
     classes = class_codes()[holdings(kept)].reshape(*candidates.shape, 4)
     score = -4.0 * (classes == SuitClass.CATCHABLE).sum(axis=2)
     score += (classes == SuitClass.CLEAN).sum(axis=2) + rank_sum / 32
-    return candidates[np.arange(len(candidates)), score.argmax(axis=1)]
+    best: np.ndarray = candidates[np.arange(len(candidates)), score.argmax(axis=1)]
+    return best
 
 
 def test_misere_discard_is_caught_less_than_the_class_count_rule():

@@ -5,6 +5,7 @@ force, and the equivalence of discards (prefstats.players.discards)."""
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import pytest
@@ -142,7 +143,7 @@ def test_result_helpers() -> None:
         ({"exhaustive": True, "talon": "♠K Q", "discard": "upper-bound"}, "'upper-bound' would"),
     ],
 )
-def test_bad_input_is_a_clear_error(kwargs: dict, message: str) -> None:
+def test_bad_input_is_a_clear_error(kwargs: dict[str, Any], message: str) -> None:
     arguments = {"hand": HAND, "n": 10, **kwargs}
     with pytest.raises(ValueError, match=message):
         misere_risk(**arguments)

@@ -151,7 +151,7 @@ def test_potential_errors(deals):
     with pytest.raises(ValueError, match="min_level"):
         potential_many(deals, min_level=5)
     with pytest.raises(ValueError, match="min_level must be an int"):
-        potential_many(deals, min_level=6.5)
+        potential_many(deals, min_level=6.5)  # type: ignore[arg-type]
 
 
 def test_stats_count_every_question(deals):

@@ -9,6 +9,7 @@ import re
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -75,7 +76,7 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return build_report(run, base / "report.html", ev_table=ev)
 
 
-def probe(page: str, width: int, folder: Path) -> dict:
+def probe(page: str, width: int, folder: Path) -> dict[str, Any]:
     """What the probe saw of the page loaded in Chromium in a frame ``width`` pixels wide."""
     probed = folder / "probed.html"
     probed.write_text(page.replace("</body>", PROBE + "</body>"), encoding="utf-8")
@@ -83,7 +84,7 @@ def probe(page: str, width: int, folder: Path) -> dict:
     frame.write_text(FRAME.format(src=probed.as_uri(), width=width), encoding="utf-8")
     dom = subprocess.run(
         [
-            CHROMIUM,
+            CHROMIUM,  # type: ignore[list-item]
             *FLAGS,
             f"--user-data-dir={folder / 'profile'}",
             f"--window-size={max(width, 500) + 20},900",
@@ -98,7 +99,7 @@ def probe(page: str, width: int, folder: Path) -> dict:
     ).stdout
     found = re.search(r"data-probe=\"([^\"]*)\"", dom)
     assert found, "the page did not finish loading"
-    seen: dict = json.loads(html.unescape(found.group(1)))
+    seen: dict[str, Any] = json.loads(html.unescape(found.group(1)))
     assert seen["viewport"] == width, seen
     return seen
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from itertools import combinations
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -49,11 +50,11 @@ def random_deals(rng: np.random.Generator, n: int, size: int) -> np.ndarray:
     )
 
 
-def naive_many(hands: np.ndarray, **options: object) -> list[int]:
+def naive_many(hands: np.ndarray, **options: Any) -> list[int]:
     values = []
     for row in hands:
         clear_cache()
-        values.append(naive_value((int(row[0]), int(row[1]), int(row[2])), **options))  # type: ignore[arg-type]
+        values.append(naive_value((int(row[0]), int(row[1]), int(row[2])), **options))
     return values
 
 
@@ -70,8 +71,13 @@ def test_matches_naive_on_random_endgames(trump: int | None, misere: bool) -> No
     for declarer, leader in SEAT_PAIRS:
         for size, count in ENDGAME_SIZES.items():
             hands = random_deals(rng, count, size)
-            options = {"trump": trump, "misere": misere, "declarer": declarer, "leader": leader}
-            got = solve_many(hands, **options).tolist()  # type: ignore[arg-type]
+            options: dict[str, Any] = {
+                "trump": trump,
+                "misere": misere,
+                "declarer": declarer,
+                "leader": leader,
+            }
+            got = solve_many(hands, **options).tolist()
             assert got == naive_many(hands, **options), (size, options)
 
 
@@ -94,8 +100,13 @@ def test_exhaustive_one_card_deals() -> None:
     hands = all_deals(deck, 1)
     for trump, misere in CONTRACTS:
         for declarer, leader in SEAT_PAIRS:
-            options = {"trump": trump, "misere": misere, "declarer": declarer, "leader": leader}
-            got = solve_many(hands, **options).tolist()  # type: ignore[arg-type]
+            options: dict[str, Any] = {
+                "trump": trump,
+                "misere": misere,
+                "declarer": declarer,
+                "leader": leader,
+            }
+            got = solve_many(hands, **options).tolist()
             assert got == naive_many(hands, **options)
 
 
@@ -107,12 +118,14 @@ def test_exhaustive_two_card_deals() -> None:
     clear_cache()  # positions repeat across deals: keep the naive memo for the whole sweep
     for trump, misere in [(0, False), (3, False), (None, False), (None, True)]:
         for declarer, leader in SEAT_PAIRS:
-            options = {"trump": trump, "misere": misere, "declarer": declarer, "leader": leader}
-            got = solve_many(hands, **options).tolist()  # type: ignore[arg-type]
-            expected = [
-                naive_value((int(a), int(b), int(c)), **options)  # type: ignore[arg-type]
-                for a, b, c in hands
-            ]
+            options: dict[str, Any] = {
+                "trump": trump,
+                "misere": misere,
+                "declarer": declarer,
+                "leader": leader,
+            }
+            got = solve_many(hands, **options).tolist()
+            expected = [naive_value((int(a), int(b), int(c)), **options) for a, b, c in hands]
             assert got == expected
 
 
@@ -125,12 +138,14 @@ def test_exhaustive_three_card_deals() -> None:
     clear_cache()
     for trump, misere in [(0, False), (None, False), (None, True)]:
         for leader in range(N_SEATS):
-            options = {"trump": trump, "misere": misere, "declarer": 0, "leader": leader}
-            got = solve_many(hands, **options).tolist()  # type: ignore[arg-type]
-            expected = [
-                naive_value((int(a), int(b), int(c)), **options)  # type: ignore[arg-type]
-                for a, b, c in hands
-            ]
+            options: dict[str, Any] = {
+                "trump": trump,
+                "misere": misere,
+                "declarer": 0,
+                "leader": leader,
+            }
+            got = solve_many(hands, **options).tolist()
+            expected = [naive_value((int(a), int(b), int(c)), **options) for a, b, c in hands]
             assert got == expected
     clear_cache()
 
@@ -147,7 +162,9 @@ def test_golden_full_deals() -> None:
         hands = [int(hand) for hand in record["hands"]]
         assert [parse_hand(text) for text in record["text"]] == hands
         for case in record["solves"]:
-            options = {key: case[key] for key in ("trump", "misere", "declarer", "leader")}
+            options: dict[str, Any] = {
+                key: case[key] for key in ("trump", "misere", "declarer", "leader")
+            }
             assert solve(hands, **options) == case["tricks"], (record["text"], options)
 
 
@@ -167,11 +184,11 @@ deal_strategy = st.tuples(
 @settings(max_examples=150, deadline=None)
 @given(deal_strategy, st.permutations(range(4)), st.integers(0, 2), st.integers(0, 2))
 def test_suit_permutation_keeps_value(
-    deal: tuple, order: list[int], declarer: int, leader: int
+    deal: tuple[Any, ...], order: list[int], declarer: int, leader: int
 ) -> None:
     cards, size, (trump, misere) = deal
     hands = deal_from(list(cards), size)
-    options = {"misere": misere, "declarer": declarer, "leader": leader}
+    options: dict[str, Any] = {"misere": misere, "declarer": declarer, "leader": leader}
     value = solve(hands, trump=trump, **options)
     permuted = [permute_suits(hand, tuple(order)) for hand in hands]
     new_trump = None if trump is None else order[trump]
@@ -181,25 +198,27 @@ def test_suit_permutation_keeps_value(
 
 @settings(max_examples=150, deadline=None)
 @given(deal_strategy, st.integers(1, 2), st.integers(0, 2), st.integers(0, 2))
-def test_seat_rotation_keeps_value(deal: tuple, shift: int, declarer: int, leader: int) -> None:
+def test_seat_rotation_keeps_value(
+    deal: tuple[Any, ...], shift: int, declarer: int, leader: int
+) -> None:
     cards, size, (trump, misere) = deal
     hands = deal_from(list(cards), size)
     value = solve(hands, trump=trump, misere=misere, declarer=declarer, leader=leader)
     rotated = [hands[(seat - shift) % N_SEATS] for seat in range(N_SEATS)]
     moved = {"declarer": (declarer + shift) % N_SEATS, "leader": (leader + shift) % N_SEATS}
     clear_tables()  # the table's keys count seats from the declarer: solve from scratch
-    assert solve(rotated, trump=trump, misere=misere, **moved) == value
+    assert solve(rotated, trump=trump, misere=misere, **moved) == value  # type: ignore[arg-type]
 
 
 @settings(max_examples=40, deadline=None)
 @given(deal_strategy, st.integers(0, 2), st.integers(0, 2))
-def test_playing_best_cards_keeps_value(deal: tuple, declarer: int, leader: int) -> None:
+def test_playing_best_cards_keeps_value(deal: tuple[Any, ...], declarer: int, leader: int) -> None:
     """Play the whole deal out with the solver's cards: the declarer ends with its value, and
     at every trick start the remaining value plus tricks taken stays the same."""
     cards, size, (trump, misere) = deal
     size = min(size, 5)  # best_card solves each trick's card combinations: keep it quick
     hands = list(deal_from(list(cards), size))
-    options = {"trump": trump, "misere": misere, "declarer": declarer}
+    options: dict[str, Any] = {"trump": trump, "misere": misere, "declarer": declarer}
     clear_tables()
     value = solve(hands, leader=leader, **options)
     taken = 0
@@ -232,17 +251,21 @@ def test_best_card_keeps_naive_value() -> None:
         for _ in range(6):
             hands = [int(hand) for hand in random_deals(rng, 1, 4)[0]]
             leader = int(rng.integers(3))
-            options = {"trump": trump, "misere": misere, "declarer": int(rng.integers(3))}
+            options: dict[str, Any] = {
+                "trump": trump,
+                "misere": misere,
+                "declarer": int(rng.integers(3)),
+            }
             clear_cache()
             trick: list[int] = []
             for _ in range(N_SEATS):
-                value = naive_value(tuple(hands), leader=leader, trick=tuple(trick), **options)  # type: ignore[arg-type]
+                value = naive_value(tuple(hands), leader=leader, trick=tuple(trick), **options)
                 card, tricks = best_card(hands, trick, leader=leader, **options)
                 assert tricks == value
                 hands[(leader + len(trick)) % N_SEATS] ^= 1 << card
                 trick.append(card)
                 if len(trick) < N_SEATS:
-                    after = naive_value(tuple(hands), leader=leader, trick=tuple(trick), **options)  # type: ignore[arg-type]
+                    after = naive_value(tuple(hands), leader=leader, trick=tuple(trick), **options)
                     assert after == value
 
 
@@ -253,10 +276,15 @@ def test_best_card_keeps_naive_value() -> None:
 def test_makes_many_agrees_with_solve_many(trump: int | None, misere: bool) -> None:
     hands = random_deals(np.random.default_rng(3), 60, 10)
     for leader in range(N_SEATS):
-        options = {"trump": trump, "misere": misere, "declarer": 1, "leader": leader}
-        values = solve_many(hands, **options)  # type: ignore[arg-type]
+        options: dict[str, Any] = {
+            "trump": trump,
+            "misere": misere,
+            "declarer": 1,
+            "leader": leader,
+        }
+        values = solve_many(hands, **options)
         for target in range(11):
-            made = makes_many(hands, target, **options)  # type: ignore[arg-type]
+            made = makes_many(hands, target, **options)
             expected = values <= target if misere else values >= target
             assert made.tolist() == expected.tolist()
 
@@ -270,14 +298,19 @@ def test_best_discard_matches_brute_force_small(trump: int | None, misere: bool)
         hand = sum(1 << card for card in cards[:6])
         others = (sum(1 << c for c in cards[6:10]), sum(1 << c for c in cards[10:14]))
         declarer, leader = int(rng.integers(3)), int(rng.integers(3))
-        options = {"trump": trump, "misere": misere, "declarer": declarer, "leader": leader}
-        discard, tricks = best_discard(hand, others, **options)  # type: ignore[arg-type]
+        options: dict[str, Any] = {
+            "trump": trump,
+            "misere": misere,
+            "declarer": declarer,
+            "leader": leader,
+        }
+        discard, tricks = best_discard(hand, others, **options)
         clear_cache()
-        assert tricks == naive_best_discard(hand, others, **options)  # type: ignore[arg-type]
+        assert tricks == naive_best_discard(hand, others, **options)
         assert discard.bit_count() == 2 and discard & hand == discard
         seats = [*others]
         seats.insert(declarer, hand & ~discard)
-        assert solve(seats, **options) == tricks  # type: ignore[arg-type]
+        assert solve(seats, **options) == tricks
 
 
 @pytest.mark.parametrize(("trump", "misere"), [(1, False), (None, False), (None, True)])
@@ -333,7 +366,7 @@ GOOD = [parse_hand("♠A K"), parse_hand("♠Q J"), parse_hand("♥7 8")]
         (GOOD, {"misere": "yes"}, "misere must be True or False"),
     ],
 )
-def test_solve_rejects_bad_input(hands: list, options: dict, message: str) -> None:
+def test_solve_rejects_bad_input(hands: list[int], options: dict[str, Any], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         solve(hands, **options)
 
@@ -406,14 +439,14 @@ def test_values_do_not_depend_on_what_the_tables_hold(trump, misere):
     the order of the search, so a deal's value is the same solved first, solved after others
     in either order, or alone from empty tables."""
     deals = random_deals(np.random.default_rng(31), 40, 10)
-    options = {"trump": trump, "misere": misere, "leader": 1}
+    options: dict[str, Any] = {"trump": trump, "misere": misere, "leader": 1}
     clear_tables()
-    forward = solve_many(deals, **options)  # type: ignore[arg-type]
-    backward = solve_many(deals[::-1].copy(), **options)[::-1]  # type: ignore[arg-type]
+    forward = solve_many(deals, **options)
+    backward = solve_many(deals[::-1].copy(), **options)[::-1]
     alone = []
     for row in deals:
         clear_tables()
-        alone.append(solve([int(hand) for hand in row], **options))  # type: ignore[arg-type]
+        alone.append(solve([int(hand) for hand in row], **options))
     np.testing.assert_array_equal(forward, backward)
     np.testing.assert_array_equal(forward, alone)
 

@@ -6,6 +6,7 @@ matching on every ownership of the trump suit."""
 from __future__ import annotations
 
 from itertools import product
+from typing import Any
 
 import numpy as np
 import pytest
@@ -89,7 +90,7 @@ def test_both_in_turn_only_with_cards_to_spare() -> None:
         ({"leader": 2, "declarer": 2}, "leader must be a defender"),
     ],
 )
-def test_rejects_bad_input(options: dict, message: str) -> None:
+def test_rejects_bad_input(options: dict[str, Any], message: str) -> None:
     hands = [parse_hand("♠7 8"), parse_hand("♠9 10"), parse_hand("♠J Q")]
     with pytest.raises(ValueError, match=message):
         defence_quick_tricks(hands, **options)

@@ -4,6 +4,7 @@ invariants that tie it to open play."""
 from __future__ import annotations
 
 from itertools import combinations
+from typing import Any
 
 import numpy as np
 import pytest
@@ -182,8 +183,8 @@ def test_the_batch_form_matches_one_at_a_time() -> None:
         ({"others": [0b1, 0b1 << 9]}, "♠7 is in seats 0 and 1"),
     ],
 )
-def test_hidden_discard_rejects_bad_input(kwargs: dict, message: str) -> None:
-    args = {"hand12": 0b1111, "others": [0b11 << 8, 0b11 << 16]} | kwargs
+def test_hidden_discard_rejects_bad_input(kwargs: dict[str, Any], message: str) -> None:
+    args: dict[str, Any] = {"hand12": 0b1111, "others": [0b11 << 8, 0b11 << 16]} | kwargs
     with pytest.raises(ValueError, match=message):
         hidden_discard_tricks(args.pop("hand12"), args.pop("others"), **args)
 

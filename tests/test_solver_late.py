@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -76,7 +78,11 @@ def test_late_discard_against_its_naive_twin(trump: int | None) -> None:
         ({"hand12": 0b111}, "2 cards more"),
     ],
 )
-def test_late_discard_reaches_rejects_bad_input(kwargs: dict, message: str) -> None:
-    args = {"hand12": 0b111100, "others": [0b11 << 8, 0b11 << 16], "target": 1} | kwargs
+def test_late_discard_reaches_rejects_bad_input(kwargs: dict[str, Any], message: str) -> None:
+    args: dict[str, Any] = {
+        "hand12": 0b111100,
+        "others": [0b11 << 8, 0b11 << 16],
+        "target": 1,
+    } | kwargs
     with pytest.raises(ValueError, match=message):
         late_discard_reaches(args.pop("hand12"), args.pop("others"), args.pop("target"), **args)

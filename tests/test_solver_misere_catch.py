@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 import pytest
@@ -81,8 +82,10 @@ def naive_safe_exit(spades: tuple[frozenset[int], ...]) -> bool:
     if not declarer:
         return False
     low = min(declarer)
-    for a in sorted(left) or [None]:
-        for b in sorted(right) or [None]:
+    lefts: list[int | None] = [*sorted(left)] or [None]
+    rights: list[int | None] = [*sorted(right)] or [None]
+    for a in lefts:
+        for b in rights:
             if max((c for c in (a, b) if c is not None), default=-1) < low:
                 return False  # he wins the trick
             rest = (declarer - {low}, left - {a}, right - {b})
@@ -216,7 +219,7 @@ def solved_endgames(
         ([1, 6, 8], {"leader": 1}, "equal numbers of cards"),
     ],
 )
-def test_bad_input_is_named(hands: list[int], options: dict, message: str) -> None:
+def test_bad_input_is_named(hands: list[int], options: dict[str, Any], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         misere_one_suit_catch(hands, **options)
 

@@ -31,8 +31,8 @@ def test_solve_on_objects_matches_the_mask_form_on_random_deals() -> None:
         for contract, (declarer, leader) in zip(CONTRACTS, seat_row, strict=True):
             where = {"declarer": int(declarer), "leader": int(leader)}
             expected = solve(hands, **mask_options(contract), **where)  # type: ignore[arg-type]
-            assert solve(deal, contract, **where) == expected, (deal, contract)
-            assert solve(hands, str(contract), **where) == expected, (deal, contract)
+            assert solve(deal, contract, **where) == expected, (deal, contract)  # type: ignore[arg-type]
+            assert solve(hands, str(contract), **where) == expected, (deal, contract)  # type: ignore[arg-type]
 
 
 def test_solve_many_takes_a_contract() -> None:
@@ -65,7 +65,7 @@ def test_dd_table_of_a_deal_matches_the_table_of_its_hands() -> None:
     deal = Deal.from_row(deal_many(1, seed=5)[0])
     table = dd_table(deal)
     assert table.equals(dd_table(list(deal.hands)))
-    assert int(table.loc["♥", ("second hand", "third hand")]) == solve(
+    assert int(table.loc["♥", ("second hand", "third hand")]) == solve(  # type: ignore[arg-type]
         deal, "6♥", declarer=1, leader=2
     )
 
@@ -77,7 +77,7 @@ def test_dd_table_of_a_deal_matches_the_table_of_its_hands() -> None:
         (lambda d: solve(d, Contract.misere(), misere=True), "not both"),
         (lambda d: solve(d, "6NT", trump=0, misere=True), "not both"),
         (lambda d: play_line(d, "misère", trump=1), "not both"),
-        (lambda d: solve(d, 6), "contract must be a Contract or its text"),
+        (lambda d: solve(d, 6), "contract must be a Contract or its text"),  # type: ignore[arg-type]
         (lambda d: solve(d, "6X"), "bad contract '6X'"),
         (lambda d: solve(d, trump=0, misere=True), "misère is played without trumps"),
     ],

@@ -245,8 +245,8 @@ def test_as_dealt_hands_have_exactly_one_catchable_suit() -> None:
     hands = dealt_misere_hands(deals, rates)
     assert 100 < len(hands) < 3 * 3000
     for row in hands.head(300).itertuples():
-        hand12 = int(deals[row.row, row.seat]) | int(deals[row.row, 3])
-        ten = int(getattr(row, ("first", "second", "third")[row.seat]))
+        hand12 = int(deals[row.row, row.seat]) | int(deals[row.row, 3])  # type: ignore[index]
+        ten = int(getattr(row, ("first", "second", "third")[row.seat]))  # type: ignore[index]
         assert ten & ~hand12 == 0 and ten.bit_count() == 10
         assert ten == hand12 & ~int(misere_discards(np.array([hand12], np.uint32), rates)[0])
         classes = [CODES[(ten >> (8 * s)) & 0xFF] for s in range(4)]
@@ -257,7 +257,7 @@ def test_as_dealt_hands_have_exactly_one_catchable_suit() -> None:
             for s, name in enumerate(("first", "second", "third"))
             if s != row.seat
         ]
-        assert others == [int(deals[row.row, s]) for s in range(3) if s != row.seat]
+        assert others == [int(deals[row.row, s]) for s in range(3) if s != row.seat]  # type: ignore[index]
 
 
 def test_pooling_by_length() -> None:

@@ -2,6 +2,8 @@
 (prefstats.studies.study)."""
 
 from itertools import pairwise
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -66,8 +68,8 @@ class Stop(Exception):
 def test_resume_after_interruption_gives_the_same_summary(tmp_path, monkeypatch):
     import prefstats.studies.runs as runs
 
-    real = runs.write_table
-    calls = []
+    real = runs.write_table  # type: ignore[attr-defined]
+    calls: list[Path] = []
 
     def dying_write(table, path, provenance):
         if len(calls) == 1:
@@ -116,7 +118,7 @@ def test_potential_columns_and_summary(tmp_path):
     assert table.game[made.index].all()
     nines = 0
     for row in made[made.tricks >= NINE_LEVEL].itertuples():
-        achieved = Contract(min(int(row.tricks), 10), LADDER[row.contract].strain)
+        achieved = Contract(min(int(row.tricks), 10), LADDER[row.contract].strain)  # type: ignore[arg-type, index]
         assert getattr(row, f"nine{row.declarer}") >= achieved.rank
         nines += 1
     assert nines > 0
@@ -198,7 +200,7 @@ def test_the_same_table_for_any_chunk_size(tmp_path):
 
 
 def test_sampled_policies_do_not_depend_on_the_chunk_size(tmp_path):
-    spec = {"deals": 120, "seed": 4, "evaluator": "sampled", "discard": "sampled"}
+    spec: dict[str, Any] = {"deals": 120, "seed": 4, "evaluator": "sampled", "discard": "sampled"}
     small = load_study(run_study(StudySpec(**spec, chunk_size=50), tmp_path / "a", progress=False))
     whole = load_study(run_study(StudySpec(**spec, chunk_size=120), tmp_path / "b", progress=False))
     pd.testing.assert_frame_equal(small, whole)

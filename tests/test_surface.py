@@ -18,7 +18,7 @@ def test_the_top_level_exports_what_a_user_reaches_for() -> None:
 
 
 def test_help_opens_with_a_short_guide_to_them() -> None:
-    text = pydoc.render_doc(prefstats, renderer=pydoc.plaintext)
+    text = pydoc.render_doc(prefstats, renderer=pydoc.plaintext)  # type: ignore[attr-defined]
     guide = text.split("DESCRIPTION")[1].split("PACKAGE CONTENTS")[0]
     assert guide.strip().startswith("A short guide")
     assert all(f"{name}(" in guide for name in REACHED_FOR)

@@ -39,7 +39,8 @@ def longest_suit(hands: np.ndarray, seat: int = 0) -> np.ndarray:
         np.bitwise_count((hands[:, seat] >> (N_RANKS * suit)) & SUIT_MASK)
         for suit in range(N_SUITS)
     ]
-    return np.argmax(np.stack(lengths, axis=1), axis=1)
+    longest: np.ndarray = np.argmax(np.stack(lengths, axis=1), axis=1)
+    return longest
 
 
 def timed_solves(

@@ -209,7 +209,7 @@ def auction_many(limits: np.ndarray, rules: RuleSet | None = None) -> np.ndarray
 
 
 @njit(nb.void(nb.int8[:, :], nb.boolean, nb.int8[:, :]), cache=True, nogil=True)
-def _auction_kernel(limits, tournament_stop, out):  # type: ignore[no-untyped-def]
+def _auction_kernel(limits: np.ndarray, tournament_stop: bool, out: np.ndarray) -> None:
     """``run_auction`` on ladder ranks, one deal per row; the twin of the Auction records."""
     for i in range(limits.shape[0]):
         out_seat = np.zeros(N_SEATS, dtype=np.bool_)  # passed, or beaten misère bidder

@@ -300,7 +300,7 @@ def display_style() -> Style:
 def _rank_names(style: str) -> tuple[str, ...]:
     if style not in RANK_NAMES:
         raise ValueError(f"style must be 'en' or 'ru', got {style!r}")
-    return RANK_NAMES[style]  # type: ignore[index]
+    return RANK_NAMES[style]
 
 
 def _checked_mask(mask: int) -> int:

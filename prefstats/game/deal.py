@@ -369,7 +369,7 @@ def seat_rows(declarer_cards: np.ndarray, others: np.ndarray, seat: int) -> np.n
 @functools.cache
 def _ten_of_twenty() -> np.ndarray:
     masks = np.arange(1 << DEFENDER_CARDS, dtype=np.uint32)
-    subsets = masks[np.bitwise_count(masks) == HAND_SIZE]
+    subsets: np.ndarray = masks[np.bitwise_count(masks) == HAND_SIZE]
     subsets.flags.writeable = False
     return subsets
 
@@ -468,7 +468,9 @@ _U64 = nb.uint64
 
 
 @njit(nb.types.UniTuple(_U64, 4)(_U64, _U64, _U64, _U64, _U64, _U64), cache=True, nogil=True)
-def _philox4x32(c0, c1, c2, c3, k0, k1):  # type: ignore[no-untyped-def]
+def _philox4x32(
+    c0: np.uint64, c1: np.uint64, c2: np.uint64, c3: np.uint64, k0: np.uint64, k1: np.uint64
+) -> tuple[np.uint64, np.uint64, np.uint64, np.uint64]:
     """Philox4x32-10 on 32-bit words held in uint64: ten rounds of two 32×32→64 products."""
     for _ in range(PHILOX_ROUNDS):
         p0 = _M0 * c0
@@ -484,7 +486,14 @@ def _philox4x32(c0, c1, c2, c3, k0, k1):  # type: ignore[no-untyped-def]
     cache=True,
     nogil=True,
 )
-def _draw_ranks(key, counters, lanes, n_layouts, cap, out):  # type: ignore[no-untyped-def]
+def _draw_ranks(
+    key: np.ndarray,
+    counters: np.ndarray,
+    lanes: np.ndarray,
+    n_layouts: np.uint64,
+    cap: np.uint64,
+    out: np.ndarray,
+) -> None:
     """out[r]: a uniform integer in [0, n_layouts) from the counter (counters[r], lanes[r],
     attempt): the first 64-bit word w with w − (w mod n_layouts) <= cap = 2^64 − n_layouts
     (rejection sampling: exact), reduced modulo n_layouts."""
@@ -514,7 +523,14 @@ TOP_BIT = 63
     cache=True,
     nogil=True,
 )
-def _unrank_deals(ranks, fixed, need, n_initial, binom, out):  # type: ignore[no-untyped-def]
+def _unrank_deals(
+    ranks: np.ndarray,
+    fixed: np.ndarray,
+    need: np.ndarray,
+    n_initial: int,
+    binom: np.ndarray,
+    out: np.ndarray,
+) -> None:
     """Turn each rank in [0, Π C(r_k, need_k)) into a deal: part k takes ``need[k]`` of the free
     cards still unassigned, chosen by unranking a combination (combinatorial number system).
     ``fixed`` holds the known cards of every row, or one row for all, leaving ``n_initial`` free

@@ -458,7 +458,8 @@ def _tricks(hands: np.ndarray, seat: int, c: int) -> np.ndarray:
 def _made(tricks: np.ndarray, contract: Contract) -> np.ndarray:
     """bool (m,): the contract made in each layout (misère: no trick taken)."""
     if contract.is_misere:
-        return tricks[:, MISERE] == 0
+        clean: np.ndarray = tricks[:, MISERE] == 0
+        return clean
     assert contract.strain is not None
     return tricks[:, int(contract.strain)] >= contract.level
 

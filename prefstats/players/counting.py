@@ -118,7 +118,8 @@ def best_strain(tricks: np.ndarray) -> np.ndarray:
     >>> best_strain(np.array([[6.0, 5.0, 5.0, 6.0, 6.0], [6.0, 5.0, 5.0, 6.0, 5.5]])).tolist()
     [4, 0]
     """
-    return np.argmax(np.asarray(tricks) + STRAIN_PREFERENCE, axis=-1)
+    strains: np.ndarray = np.argmax(np.asarray(tricks) + STRAIN_PREFERENCE, axis=-1)
+    return strains
 
 
 def uncatchable_misere(hands: np.ndarray, seat: int) -> np.ndarray:
@@ -132,7 +133,8 @@ def uncatchable_misere(hands: np.ndarray, seat: int) -> np.ndarray:
     classes = class_codes()[holdings(hands)]
     no_catchable = (classes != SuitClass.CATCHABLE).all(axis=1)
     has_clean = (classes == SuitClass.CLEAN).any(axis=1)
-    return no_catchable & (has_clean | (seat != 0))
+    clean: np.ndarray = no_catchable & (has_clean | (seat != 0))
+    return clean
 
 
 def filter_counts(hands: np.ndarray) -> np.ndarray:
@@ -161,4 +163,5 @@ def catchable_suits(hands: np.ndarray, seat: int) -> np.ndarray:
     classes = class_codes()[holdings(hands)]
     catchable = (classes == SuitClass.CATCHABLE).sum(axis=1)
     conditional = (classes == SuitClass.CONDITIONALLY_CLEAN).sum(axis=1)
-    return catchable + (0.5 * conditional if seat == FIRST_HAND else 0.0)
+    count: np.ndarray = catchable + (0.5 * conditional if seat == FIRST_HAND else 0.0)
+    return count

@@ -72,7 +72,8 @@ def discard_rank_sums(discards: np.ndarray) -> np.ndarray:
     discards = np.asarray(discards, dtype=np.uint32)
     low = discards & (~discards + np.uint32(1))
     bits = np.log2(np.stack([low, discards ^ low]).astype(np.float64)).astype(np.intp)
-    return (bits % N_RANKS).sum(axis=0)
+    counts: np.ndarray = (bits % N_RANKS).sum(axis=0)
+    return counts
 
 
 def _kept_tens(
@@ -212,7 +213,8 @@ def defender_rates(rates: np.ndarray) -> np.ndarray:
     """float (256,): P(caught) by holding on the defenders' lead (the mean of left and right)
     of a table of rates by holding and lead (256, 3), unmeasured as 1, capped below 1."""
     mean = np.asarray(rates)[:, 1:].mean(axis=1)
-    return np.minimum(np.nan_to_num(mean, nan=1.0), MAX_CATCH_RATE)
+    capped: np.ndarray = np.minimum(np.nan_to_num(mean, nan=1.0), MAX_CATCH_RATE)
+    return capped
 
 
 @functools.cache
@@ -223,7 +225,8 @@ def _players_defender_rates() -> np.ndarray:
 def misere_discards(hands12: np.ndarray, rates: np.ndarray | None = None) -> np.ndarray:
     """Heuristic misère discard: the best by ``misere_discard_scores`` (Codex 3.6.6)."""
     candidates, score = misere_discard_scores(hands12, rates=rates)
-    return candidates[np.arange(len(candidates)), score.argmax(axis=1)]
+    best: np.ndarray = candidates[np.arange(len(candidates)), score.argmax(axis=1)]
+    return best
 
 
 def run_ends(hands: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -274,7 +277,8 @@ def equivalent_discards(hands12: np.ndarray, misere: np.ndarray | bool) -> np.nd
     step = np.where(misere[..., 0], -1, 1)
     second = np.where(same, ends[..., 0] + step, ends[..., 1])
     one = np.uint32(1)
-    return (one << ends[..., 0].astype(np.uint32)) | (one << second.astype(np.uint32))
+    masks: np.ndarray = (one << ends[..., 0].astype(np.uint32)) | (one << second.astype(np.uint32))
+    return masks
 
 
 def discard_shortlist(hands12: np.ndarray, contracts: np.ndarray, size: int) -> np.ndarray:
@@ -333,7 +337,8 @@ class DiscardTask:
     def hands12(self) -> np.ndarray:
         """uint32 (n,): each declarer's twelve cards, his hand and the talon."""
         rows = np.arange(len(self.deals))
-        return self.deals[rows, self.declarers] | self.deals[:, TALON]
+        hands: np.ndarray = self.deals[rows, self.declarers] | self.deals[:, TALON]
+        return hands
 
 
 class DiscardPolicy(Protocol):
@@ -429,7 +434,8 @@ class SampledDiscard:
                 np.repeat(contracts[group], self.samples),
             )
             loss[group, c] = -tricks.reshape(len(group), self.samples).mean(axis=1)
-        return shortlist[np.arange(len(hands12)), loss.argmin(axis=1)]
+        best: np.ndarray = shortlist[np.arange(len(hands12)), loss.argmin(axis=1)]
+        return best
 
 
 DISCARDS: dict[str, type[DiscardPolicy]] = {

@@ -167,7 +167,8 @@ def _catch_rates(seat: int) -> np.ndarray:
 
 def _risk(hands: np.ndarray, rates: np.ndarray) -> np.ndarray:
     """1 − Π over suits (1 − p_holding), for each hand."""
-    return 1.0 - (1.0 - rates[holdings(hands)]).prod(axis=1)
+    risk: np.ndarray = 1.0 - (1.0 - rates[holdings(hands)]).prod(axis=1)
+    return risk
 
 
 def _best_two_dropped(hands: np.ndarray, rates: np.ndarray) -> np.ndarray:
@@ -176,7 +177,8 @@ def _best_two_dropped(hands: np.ndarray, rates: np.ndarray) -> np.ndarray:
     positions = card_positions(hands, HAND_SIZE)
     pairs = np.uint32(1) << positions[:, KEPT_PAIRS].astype(np.uint32)
     kept = hands[:, None] & ~(pairs[..., 0] | pairs[..., 1])  # (n, 45)
-    return _risk(kept.ravel(), rates).reshape(kept.shape).min(axis=1)
+    risk: np.ndarray = _risk(kept.ravel(), rates).reshape(kept.shape).min(axis=1)
+    return risk
 
 
 @dataclass(frozen=True)
@@ -328,7 +330,8 @@ class SampledEvaluator(SeatByEvaluator):
         hands = np.ascontiguousarray(flat[:, :N_SEATS])
         hands[:, seat] = hands12 & ~_blocked(misere_discards, hands12)
         clean = makes_many(hands, 0, misere=True, declarer=seat, leader=FIRST_HAND)
-        return clean.reshape(len(deals), self.samples).mean(axis=1)
+        rates: np.ndarray = clean.reshape(len(deals), self.samples).mean(axis=1)
+        return rates
 
 
 @dataclass(frozen=True)

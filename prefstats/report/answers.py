@@ -22,8 +22,9 @@ README_BLOCKS = ("findings", "sensitivity", "catch", "sharing")  # the README's 
 
 def claim_answer(summary: pd.DataFrame) -> str:
     """How often nines and misères occur, and whether the Codex claim holds (note 40)."""
+    verdict: str = summary.attrs["verdict"]
     return (
-        summary.attrs["verdict"] + " A nine is a contract of nine or ten tricks. The dealt "
+        verdict + " A nine is a contract of nine or ten tricks. The dealt "
         "potential (what some seat can make double-dummy with the talon and its best discard, "
         "the first hand leading) does not depend on how anyone bids; what is played does, on "
         "the heuristic bidders' misère risk limit above all."

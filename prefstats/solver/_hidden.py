@@ -122,8 +122,10 @@ def _pair_set(discard: int, pairs: np.ndarray) -> tuple[int, int]:
 def _only_pair(s_lo: int, s_hi: int, pairs: np.ndarray) -> int:
     """The two cards of S's one pair."""
     if s_lo:
-        return pairs[PAIR_CARDS + _low_card(s_lo)]
-    return pairs[PAIR_CARDS + PAIR_WORD + _low_card(s_hi)]
+        cards: int = pairs[PAIR_CARDS + _low_card(s_lo)]
+        return cards
+    cards = pairs[PAIR_CARDS + PAIR_WORD + _low_card(s_hi)]
+    return cards
 
 
 @njit(**KERNEL)
@@ -158,7 +160,8 @@ def _entry(keys: tuple[int, int, int, int], htt: np.ndarray) -> int:
     mixed = mixed * HASH_1
     mixed ^= mixed >> 32
     n_entries = (htt.shape[0] - 1) // ENTRY_WORDS
-    return (mixed & (n_entries - 1)) * ENTRY_WORDS
+    first: int = (mixed & (n_entries - 1)) * ENTRY_WORDS
+    return first
 
 
 @njit(**KERNEL)
@@ -437,7 +440,8 @@ def _discard_set(row: np.ndarray, pairs: np.ndarray) -> tuple[int, int]:
     s_hi = 0
     for slot in range(row.shape[0]):
         if row[slot]:
-            lo, hi = _pair_set(np.int64(row[slot]), pairs)
+            # numba's int64, which the type checker does not take for a Python int
+            lo, hi = _pair_set(np.int64(row[slot]), pairs)  # type: ignore[arg-type]
             s_lo |= lo
             s_hi |= hi
     if s_lo == 0 and s_hi == 0:

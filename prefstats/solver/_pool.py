@@ -15,9 +15,10 @@ from itertools import pairwise
 
 import numpy as np
 
-from prefstats.game.cards import N_SUITS
+from prefstats.game.cards import N_SUITS, SUIT_MASK
 from prefstats.game.deal import N_SEATS
 from prefstats.solver import _hidden, _search
+from prefstats.solver._tables import SUIT_BITS
 
 CHUNKS_PER_JOB = 4  # chunks per worker thread, for load balance
 LAYOUT_ROWS = 1000  # rows of one hand from which solve_many and makes_many use the large table
@@ -114,8 +115,8 @@ def layout_order(array: np.ndarray, declarer: int, misere: int) -> np.ndarray | 
     defender = array[:, (declarer + 1) % N_SEATS]
     key = np.zeros(len(array), dtype=np.uint32)
     for place, suit in enumerate(np.argsort(-np.array(unsafe), kind="stable")):
-        cards = (defender >> np.uint32(_search.SUIT_BITS * suit)) & np.uint32(_search.SUIT_MASK)
-        key |= _REVERSED_SUIT[cards] << np.uint32(_search.SUIT_BITS * (N_SUITS - 1 - place))
+        cards = (defender >> np.uint32(SUIT_BITS * suit)) & np.uint32(SUIT_MASK)
+        key |= _REVERSED_SUIT[cards] << np.uint32(SUIT_BITS * (N_SUITS - 1 - place))
     return np.argsort(key, kind="stable")
 
 

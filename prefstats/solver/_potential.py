@@ -169,7 +169,7 @@ def best_discard(
     best_mask = candidates[0]
     value = exact_value(hand & ~best_mask, hl, hr, leader, trump, misere, 0, n_tricks, tt)
     for index in range(1, count):
-        kept = hand & ~candidates[index]
+        kept: int = hand & ~candidates[index]
         if misere:
             if value == 0:
                 break
@@ -503,7 +503,7 @@ def _find_discard(
     least ``target`` tricks in a contract, or -1 if none does."""
     candidates, count = _discard_candidates(hand, hand | hl | hr, trump, 0)
     for index in range(count):
-        kept = hand & ~candidates[index]
+        kept: int = hand & ~candidates[index]
         if _reaches(kept, hl, hr, leader, target, trump, 0, tt):
             return kept
     return -1
@@ -513,7 +513,8 @@ def _find_discard(
 def _first_kept(hand: int, hl: int, hr: int, trump: int) -> int:
     """The ten cards kept by the best-looking discard."""
     candidates, _ = _discard_candidates(hand, hand | hl | hr, trump, 0)
-    return hand & ~candidates[0]
+    kept: int = hand & ~candidates[0]
+    return kept
 
 
 @njit(**KERNEL)

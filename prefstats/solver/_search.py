@@ -158,7 +158,8 @@ def new_table(bucket_bits: int = TT_BUCKET_BITS) -> np.ndarray:
 @njit(**KERNEL)
 def _node_counter(tt: np.ndarray) -> int:
     """Index of the table's last word, the node counter."""
-    return tt.shape[0] - 1
+    last: int = tt.shape[0] - 1
+    return last
 
 
 # --- bit helpers ------------------------------------------------------------------------------
@@ -346,7 +347,8 @@ def _suit_code(hl: int, hr: int, present: int, suit: int) -> int:
     base = here << SUIT_BITS
     left = SQUEEZE[base | _suit_of(hl, suit)]
     right = SQUEEZE[base | _suit_of(hr, suit)]
-    return LENGTH_OFFSET[_count(here)] + TERNARY[left] + 2 * TERNARY[right]
+    code: int = LENGTH_OFFSET[_count(here)] + TERNARY[left] + 2 * TERNARY[right]
+    return code
 
 
 @njit(**KERNEL)
@@ -434,18 +436,19 @@ def _position_key(codes: tuple[int, int, int, int], leader: int, trump: int, mis
             b, c, d = _sorted3(c0, c1, c2)
     else:
         a, b, c, d = _sorted4(c0, c1, c2, c3)
-    key = mode * N_SEATS + leader
+    key: int = mode * N_SEATS + leader
     key = key * N_SUIT_CODES + a
     key = key * N_SUIT_CODES + b
     key = key * N_SUIT_CODES + c
-    return key * N_SUIT_CODES + d
+    key = key * N_SUIT_CODES + d
+    return key
 
 
 @njit(**KERNEL)
 def _hashed(key: int) -> int:
     """The key mixed by a one-to-one map of the keys below 2**KEY_BITS (an odd multiplier and a
     shift-xor, twice), so that its low bits, the bucket's index, depend on all of its bits."""
-    mixed = (key * HASH_MULTIPLIER) & KEY_MASK
+    mixed: int = (key * HASH_MULTIPLIER) & KEY_MASK
     mixed ^= mixed >> HASH_SHIFT
     mixed = (mixed * HASH_MULTIPLIER_2) & KEY_MASK
     return mixed ^ (mixed >> HASH_SHIFT_2)
@@ -455,7 +458,8 @@ def _hashed(key: int) -> int:
 def _bucket_of(mixed: int, tt: np.ndarray) -> int:
     """First word of the bucket of a hashed key; the number of buckets is a power of two."""
     buckets = (tt.shape[0] - KILLER_WORDS - 1) // TT_BUCKET_WORDS
-    return (mixed & (buckets - 1)) * TT_BUCKET_WORDS
+    first: int = (mixed & (buckets - 1)) * TT_BUCKET_WORDS
+    return first
 
 
 @njit(**KERNEL)
@@ -546,9 +550,10 @@ def _run_move(card: int, moves: int) -> int:
 def _killer_slot(tt: np.ndarray, leader: int, n_tricks: int, target: int) -> int:
     """Index of the killer move of searches with this leader, tricks left and target (a search
     has 1 <= target <= n_tricks: ``_probe`` answers the others)."""
-    return (
+    slot: int = (
         tt.shape[0] - KILLER_WORDS - 1 + (leader * KILLER_SIZES + n_tricks) * KILLER_SIZES + target
     )
+    return slot
 
 
 @njit(**KERNEL)

@@ -98,7 +98,10 @@ def _top_run_table() -> np.ndarray:
 
 def _ternary_table() -> np.ndarray:
     masks = np.arange(SUIT_SIZE, dtype=np.int64)
-    return sum(_bits(masks, bit) * N_OWNERS**bit for bit in range(SUIT_BITS)).astype(np.int64)
+    ternary: np.ndarray = sum(_bits(masks, bit) * N_OWNERS**bit for bit in range(SUIT_BITS)).astype(
+        np.int64
+    )
+    return ternary
 
 
 def _length_offsets() -> np.ndarray:
@@ -197,7 +200,8 @@ def _code_without(owners: np.ndarray, length: int, first: int, second: int, thir
             code += owners[at] * power
             power *= N_OWNERS
             rest += 1
-    return LENGTH_OFFSET[rest] + code
+    suit_code: int = LENGTH_OFFSET[rest] + code
+    return suit_code
 
 
 @njit(cache=True)
@@ -217,7 +221,8 @@ def _after_trick(
     if winner == DECLARER_OWNER:
         return True
     bit = FREE if free else winner
-    return (table[_code_without(owners, length, first, second, third)] >> bit) & 1 == 1
+    caught: bool = (table[_code_without(owners, length, first, second, third)] >> bit) & 1 == 1
+    return caught
 
 
 @njit(cache=True)

@@ -687,6 +687,6 @@ def _clean_fillers(n_cards: int, n_suits: int) -> np.ndarray:
     grids = np.meshgrid(*[clean] * n_suits, indexing="ij")
     tuples = np.stack([g.reshape(-1) for g in grids], axis=1)
     lengths = np.bitwise_count(tuples).sum(axis=1)
-    fillers = tuples[lengths == n_cards]
+    fillers: np.ndarray = tuples[lengths == n_cards]
     fillers.flags.writeable = False
     return fillers

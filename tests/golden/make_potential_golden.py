@@ -87,7 +87,7 @@ def best_from_tricks(tricks: np.ndarray, min_level: int) -> np.ndarray:
         for strain in range(N_STRAINS):
             level = min(int(tricks[index][strain]), 10)
             if level >= min_level:
-                best[index] = max(best[index], ladder_rank(level, strain))
+                best[index] = max(int(best[index]), ladder_rank(level, strain))
     return best
 
 

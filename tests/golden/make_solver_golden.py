@@ -16,6 +16,7 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from numba import njit, types
@@ -74,7 +75,7 @@ def _owners(h0: int, h1: int, h2: int) -> int:
 
 
 @njit(cache=False)
-def _alpha_beta(hands, leader, played, alpha, beta, trump, misere, declarer, memo):  # type: ignore[no-untyped-def]
+def _alpha_beta(hands, leader, played, alpha, beta, trump, misere, declarer, memo):
     """Declarer's tricks from here (fail-soft alpha-beta); ``played``: cards of this trick."""
     h0, h1, h2 = hands
     n_played = 0 if played[0] < 0 else (1 if played[1] < 0 else 2)
@@ -156,7 +157,7 @@ def longest_suit(hand: int) -> int:
     return lengths.index(max(lengths))
 
 
-def cases_for(index: int, hands: list[int]) -> list[dict]:
+def cases_for(index: int, hands: list[int]) -> list[dict[str, Any]]:
     """Four solves per deal, rotating the declarer and varying the leader."""
     declarer = index % N_SEATS
     other = (declarer + 1 + index // N_SEATS % 2) % N_SEATS
