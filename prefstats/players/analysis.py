@@ -41,7 +41,6 @@ import numpy as np
 import pandas as pd
 
 from prefstats.checks import integer, is_int
-from prefstats.checks import seat as seat_index
 from prefstats.game.cards import (
     N_CARDS,
     N_SUITS,
@@ -85,7 +84,7 @@ from prefstats.players.discards import (
     strain_discards,
 )
 from prefstats.players.evaluators import HeuristicEvaluator, misere_catch_estimate
-from prefstats.players.misere_risk import _checked_cards
+from prefstats.players.misere_risk import _checked_cards, _checked_hand_seat_talon
 from prefstats.solver import makes_many, solve_many
 from prefstats.solver.contracts import best_discards
 from prefstats.stats import mean_estimate, wilson_interval
@@ -264,14 +263,7 @@ def analyze(
     defenders' cards instead of ``n`` samples (needs the talon and a discard chosen before the
     layout); ``n_jobs`` threads. The model is in the module docstring and in ``model()``.
     """
-    hand_mask = _checked_cards("hand", hand, HAND_SIZE)
-    seat = seat_index("seat", seat)
-    talon_mask = None if talon is None else _checked_cards("talon", talon, TALON_SIZE)
-    if talon_mask is not None and talon_mask & hand_mask:
-        raise ValueError(
-            f"talon {format_hand(talon_mask)} overlaps the hand: "
-            f"{format_hand(talon_mask & hand_mask)}"
-        )
+    hand_mask, seat, talon_mask = _checked_hand_seat_talon(hand, seat, talon)
     policy, fixed = _checked_policy(discard, hand_mask, talon_mask)
     rule_set = _rule_set(rules, players, scoring)
     n_jobs = integer("n_jobs", n_jobs, 1)

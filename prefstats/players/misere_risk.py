@@ -248,14 +248,7 @@ def misere_risk(
     >>> risk.n, risk.p_caught.low < risk.p_caught.estimate < risk.p_caught.high
     (200, True)
     """
-    hand_mask = _checked_cards("hand", hand, HAND_SIZE)
-    seat = seat_index("seat", seat)
-    talon_mask = None if talon is None else _checked_cards("talon", talon, TALON_SIZE)
-    if talon_mask is not None and talon_mask & hand_mask:
-        raise ValueError(
-            f"talon {format_hand(talon_mask)} overlaps the hand: "
-            f"{format_hand(talon_mask & hand_mask)}"
-        )
+    hand_mask, seat, talon_mask = _checked_hand_seat_talon(hand, seat, talon)
     policy, fixed = _checked_discard(discard, hand_mask, talon_mask)
     integer("choice_n", choice_n, 1)
     if information not in INFORMATION:
@@ -443,6 +436,20 @@ def _checked_cards(name: str, cards: int | np.integer | str, size: int) -> int:
             f"{name} must hold {size} cards, got {mask.bit_count()}: {format_hand(mask)}"
         )
     return mask
+
+
+def _checked_hand_seat_talon(
+    hand: int | str, seat: int, talon: int | str | None
+) -> tuple[int, int, int | None]:
+    """(hand, seat, talon or None) checked: ten cards, a seat, two cards outside the hand."""
+    hand_mask = _checked_cards("hand", hand, HAND_SIZE)
+    talon_mask = None if talon is None else _checked_cards("talon", talon, TALON_SIZE)
+    if talon_mask is not None and talon_mask & hand_mask:
+        raise ValueError(
+            f"talon {format_hand(talon_mask)} overlaps the hand: "
+            f"{format_hand(talon_mask & hand_mask)}"
+        )
+    return hand_mask, seat_index("seat", seat), talon_mask
 
 
 def _checked_discard(discard: object, hand: int, talon: int | None) -> tuple[str, int]:
