@@ -189,24 +189,20 @@ def misere_ev(ev_table: pd.DataFrame, ax: Axes, break_even: tuple[float, float, 
         (~catchable, "no catchable suit", 0.9),
     ):
         part = ev_table[mask]
-        ax.scatter(
-            part.p_caught,
-            part.solo_ev,
-            s=8,
-            alpha=alpha,
-            color="tab:blue",
-            marker="o" if name == "catchable" else "D",
-            label=f"solo EV, {name} ({mask.sum():,})",
-        )
-        ax.scatter(
-            part.p_caught,
-            part.shared_ev,
-            s=8,
-            alpha=alpha,
-            color="tab:orange",
-            marker="o" if name == "catchable" else "D",
-            label=f"shared EV, each partner, {name}",
-        )
+        for column, colour, label in (
+            ("solo_ev", "tab:blue", f"solo EV, {name} ({mask.sum():,})"),
+            ("shared_ev", "tab:orange", f"shared EV, each partner, {name}"),
+        ):
+            marker = "o" if name == "catchable" else "D"
+            ax.scatter(
+                part.p_caught,
+                part[column],
+                s=8,
+                alpha=alpha,
+                color=colour,
+                marker=marker,
+                label=label,
+            )
     point, low, high = break_even
     ax.axvspan(low, high, color="gray", alpha=0.3)
     ax.axvline(point, color="black", lw=1, label=f"break-even P(caught) {point:.2f}")
