@@ -34,14 +34,12 @@ from prefstats.misere.tables import (
 from prefstats.players.discards import defender_rates, misere_discards
 from prefstats.solver import makes_many
 from prefstats.studies.catch_tables import (
-    INFORMATION,
     N_SINGLE,
     N_SINGLE_SLOW,
     build_rates,
     catch_summary,
     clean_fillers,
     dealt_misere_hands,
-    information_tricks,
     item_tricks,
     lowest_holdings,
     lowest_sides_hand,
@@ -52,7 +50,6 @@ from prefstats.studies.catch_tables import (
     sample_layouts,
     single_holdings,
     single_n,
-    solve_leads,
 )
 from prefstats.studies.storage import read_csv, read_provenance
 
@@ -364,20 +361,3 @@ def test_shipped_pairs_rows_are_reproduced_exactly() -> None:
         for row in rows.itertuples():
             counts = np.bincount(tricks[:, LEADS.index(row.lead)], minlength=11)
             assert counts.tolist() == [getattr(row, f"tricks_{k}") for k in range(11)], texts
-
-
-def test_information_models_are_ordered_on_the_same_layouts() -> None:
-    """On the same layouts: the floor <= hidden sound <= open on every layout and lead; the
-    blind lead >= open on his own lead, on every layout, and the defenders' leads unchanged;
-    the as-played bracket's low end caught no more often than its high end."""
-    for text, setting in (("7 10", "lowest-sides"), ("8", "clean-sides")):
-        layouts = sample_layouts((parse_holding(text),), 40, SEED, setting)
-        tricks = information_tricks(layouts)
-        assert list(tricks) == list(INFORMATION)
-        assert (tricks["open"] == solve_leads(layouts)).all()
-        assert (tricks["hidden floor"] <= tricks["hidden sound"]).all()
-        assert (tricks["hidden sound"] <= tricks["open"]).all()
-        assert (tricks["blind lead"][:, 0] >= tricks["open"][:, 0]).all()
-        assert (tricks["blind lead"][:, 1:] == tricks["open"][:, 1:]).all()
-        low, high = tricks["as played low"], tricks["as played high"]
-        assert ((low > 0).sum(axis=0) <= (high > 0).sum(axis=0)).all()

@@ -25,7 +25,7 @@ from prefstats.misere.tables import pair_independence
 from prefstats.players.discards import DISCARDS
 from prefstats.players.evaluators import EVALUATORS, HeuristicEvaluator
 from prefstats.report.html import build_report
-from prefstats.studies import catch_tables
+from prefstats.studies import catch_information, catch_tables
 from prefstats.studies.misere_ev import run_misere_ev
 from prefstats.studies.results import FINDINGS_EVENTS, sensitivity, summarize
 from prefstats.studies.runs import read_spec
@@ -153,7 +153,10 @@ def add_parsers(sub: Any) -> None:
 
     tables = sub.add_parser("catch-tables", help="generate the catch-rate tables (hours)")
     tables.add_argument(
-        "--only", choices=["rates", "pairs"], default=None, help="one table (default: both)"
+        "--only",
+        choices=["rates", "pairs", "information"],
+        default=None,
+        help="one table (default: all three)",
     )
     tables.add_argument(
         "--n",
@@ -182,6 +185,18 @@ def add_parsers(sub: Any) -> None:
     tables.add_argument("--dealt-seed", type=integer, default=catch_tables.DEALT_SEED)
     tables.add_argument(
         "--pairs-n", type=positive_int, default=catch_tables.N_PAIR, help="layouts per pair"
+    )
+    tables.add_argument(
+        "--hands",
+        type=positive_int,
+        default=catch_information.N_HANDS,
+        help="information: hands a holding and setting",
+    )
+    tables.add_argument(
+        "--per-hand",
+        type=positive_int,
+        default=catch_information.PER_HAND,
+        help="information: layouts a hand (his blind lead is chosen over them)",
     )
     tables.add_argument("--seed", type=integer, default=catch_tables.SEED)
     tables.add_argument("--jobs", type=worker_count, default=1, help=JOBS_HELP)
@@ -346,3 +361,13 @@ def cmd_catch_tables(args: argparse.Namespace) -> None:
             args.runs, args.out, n=args.pairs_n, seed=args.seed, jobs=args.jobs
         )
         print(f"catch_pairs: {len(table)} rows written")
+    if args.only in (None, "information"):
+        table = catch_information.build_information(
+            args.runs,
+            args.out,
+            hands=args.hands,
+            per_hand=args.per_hand,
+            seed=args.seed,
+            jobs=args.jobs,
+        )
+        print(f"catch_information: {len(table)} rows written")

@@ -69,8 +69,7 @@ from prefstats.game.deal import (
 )
 from prefstats.misere.classes import SuitClass, class_codes
 from prefstats.misere.tables import LEADS, SETTINGS, rate_table
-from prefstats.players.discards import defender_rates, misere_discards, sound_misere_discards
-from prefstats.solver import first_lead_many, hidden_discard_many
+from prefstats.players.discards import defender_rates, misere_discards
 from prefstats.solver.contracts import misere_tricks
 from prefstats.stats import mean_estimate, proportion
 from prefstats.studies.runs import Chunk, load_run, run_chunks
@@ -234,75 +233,6 @@ def item_tricks(item: Item, n: int, seed: int, setting: str = "clean-sides") -> 
     [[0, 0, 0], [0, 0, 0], [0, 0, 0], [0, 0, 0], [0, 0, 0]]
     """
     return solve_leads(sample_layouts(item, n, seed, setting))
-
-
-# The information models of docs/rules.md, "Misère information models", in the order of the
-# ``information`` column: open play, the discard hidden among every pair (the floor) and among
-# the sound discards, the blind first lead (own lead; the others as open), the as-played
-# bracket's low end (blind lead, then hidden among the sound discards; on the defenders' leads
-# hidden sound) and high end (the blind lead).
-INFORMATION = (
-    "open",
-    "hidden floor",
-    "hidden sound",
-    "blind lead",
-    "as played low",
-    "as played high",
-)
-OWN = LEADS.index("own")
-
-
-def information_tricks(layouts: np.ndarray) -> dict[str, np.ndarray]:
-    """int8 (n, 3) for each of ``INFORMATION``: the tricks under each lead on the same layouts
-    (n, 4) (the declarer's ten in seat 0, the two cards out of play in the talon's place).
-
-    His candidate cards are his ten and the two out of play. The two out of play are random
-    here, not the rating's choice, so the catchers consider the discards the rating cannot tell
-    from them (``sound_misere_discards(..., made)``: within the tolerance of their estimated
-    chance of no catch, either way); the sound discards of the best would let the catchers
-    fear a better hand than the measured one, and measure that hand instead. The blind lead
-    is chosen for each distinct ten-card hand over
-    its layouts among ``layouts``, whatever the cards out of play: exact over a setting with one
-    hand (``lowest-sides``); where hands repeat little it is chosen nearly knowing the layout.
-    """
-    hands = np.ascontiguousarray(layouts[:, :N_SEATS], dtype=np.uint32)
-    candidates = hands.copy()
-    candidates[:, 0] |= layouts[:, TALON]
-    made = layouts[:, TALON]
-    sound = np.column_stack([made, sound_misere_discards(candidates[:, 0], made)])
-    seen = np.ascontiguousarray(layouts[:, TALON : TALON + 1], dtype=np.uint32)
-    out = {"open": solve_leads(hands)}
-    for name, possible in (("hidden floor", None), ("hidden sound", sound)):
-        out[name] = np.column_stack(
-            [
-                hidden_discard_many(candidates, leader=lead, discards=possible)
-                for lead in range(len(LEADS))
-            ]
-        ).astype(np.int8)
-    blind_open = _blind_own_lead(hands[:, 0], candidates, seen)
-    blind_sound = _blind_own_lead(hands[:, 0], candidates, sound)
-    out["blind lead"] = out["open"].copy()
-    out["blind lead"][:, OWN] = blind_open
-    out["as played low"] = out["hidden sound"].copy()
-    out["as played low"][:, OWN] = blind_sound
-    out["as played high"] = out["blind lead"].copy()
-    return out
-
-
-def _blind_own_lead(tens: np.ndarray, candidates: np.ndarray, possible: np.ndarray) -> np.ndarray:
-    """int8 (n,): tricks after the blind first lead of each row's ten, chosen per distinct ten
-    over its rows: the card caught on fewest of them, then fewest tricks, then the lowest."""
-    tricks = np.zeros(len(tens), dtype=np.int8)
-    for ten in np.unique(tens):
-        rows = np.flatnonzero(tens == ten)
-        best: tuple[int, int, int] | None = None
-        for card in (bit for bit in range(32) if int(ten) >> bit & 1):
-            found = first_lead_many(candidates[rows], card, discards=possible[rows])
-            score = (int((found > 0).sum()), int(found.sum()), card)
-            if best is None or score < best:
-                best = score
-                tricks[rows] = found
-    return tricks
 
 
 def dealt_misere_hands(deals: np.ndarray, rates: np.ndarray) -> pd.DataFrame:

@@ -1,0 +1,283 @@
+"""Misère as played: the information models on shared layouts, the table ``catch_information``.
+
+``catch_rates`` is open play: the catchers see the declarer's two discards, and on his own lead
+he sees every card before leading. This table measures the same holdings under each model of
+docs/rules.md, "Misère information models" (the ``information`` column, in ``INFORMATION``
+order), every model on the same layouts, so each difference is paired:
+
+* ``open``: every card seen, the discard included (``catch_rates``' model);
+* ``hidden floor``: the catchers know his twelve candidate cards, not which two are gone, and
+  must catch whichever pair of them he dropped;
+* ``hidden sound``: the same over the discards the policy's rating cannot tell from the one he
+  made (``players.discards.sound_misere_discards(twelve, made)``, within its tolerance);
+* ``blind lead``: on his own lead he picks one first card for all the layouts of his hand, the
+  one caught on fewest of them; then open play. The defenders' leads are open play;
+* ``as played low``: the blind lead, then the discard hidden among the sound ones (on the
+  defenders' leads: hidden sound);
+* ``as played high``: the blind lead, then open play (= ``blind lead``).
+
+The bracket [as played low, as played high] holds the game as played: the catchers of real play
+know less than open play grants them and more than the hidden-discard search lets them use.
+
+Layouts: for each holding and setting, ``hands`` hands of the setting (``clean-sides``: random
+clean suits beside the holding; ``lowest-sides``: the one textbook hand), each with its two
+cards out of play drawn once from the 22 it lacks (his discard), then ``per_hand`` splits of the
+other 20 cards between the defenders. A hand's layouts are the ones he cannot tell apart, so
+his blind lead is chosen over them, exactly. Randomness: sub-streams ``(holding, setting,
+INFO_STREAM)`` (the hands' cards out of play) and ``(holding, setting, INFO_STREAM + 1)`` (the
+splits) of the seed, so a holding's rows depend on the seed, the holding and the sizes alone.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from prefstats.data import folder as data_folder
+from prefstats.game.cards import N_HOLDINGS, format_holding
+from prefstats.game.deal import N_PARTS, N_SEATS, TALON, Stream, deal_many, sample_layouts
+from prefstats.misere.classes import SuitClass, class_codes
+from prefstats.misere.tables import LEADS
+from prefstats.players.discards import SOUND_TOLERANCE, sound_misere_discards
+from prefstats.solver import first_lead_many, hidden_discard_many
+from prefstats.studies.catch_tables import (
+    COMMON_MODEL,
+    MODELS,
+    SEED,
+    _lead_stats,
+    cpu_seconds,
+    lowest_sides_hand,
+    sample_hands,
+    solve_leads,
+)
+from prefstats.studies.runs import Chunk, load_run, run_chunks
+from prefstats.studies.storage import write_shipped
+from prefstats.version import __version__
+
+INFORMATION = (
+    "open",
+    "hidden floor",
+    "hidden sound",
+    "blind lead",
+    "as played low",
+    "as played high",
+)
+INFORMATION_SETTINGS = ("clean-sides", "lowest-sides")
+MAX_LENGTH = 3  # every catchable holding of up to three cards (the ten published among them)
+N_HANDS, PER_HAND = 40, 10  # hands a holding and setting, layouts a hand
+INFO_STREAM = N_HOLDINGS + 3
+OWN = LEADS.index("own")
+TITLE = "prefstats misère catch rates under each information model, on shared layouts"
+CATCH_INFORMATION = "catch_information"
+
+
+def information_holdings(max_length: int = MAX_LENGTH) -> list[int]:
+    """The holdings measured: every catchable one of up to ``max_length`` cards.
+
+    >>> len(information_holdings())
+    84
+    """
+    codes = class_codes()
+    return [
+        h
+        for h in range(1, N_HOLDINGS)
+        if codes[h] == SuitClass.CATCHABLE and h.bit_count() <= max_length
+    ]
+
+
+def information_layouts(
+    holding: int, setting: str, hands: int = N_HANDS, per_hand: int = PER_HAND, seed: int = SEED
+) -> np.ndarray:
+    """uint32 (hands * per_hand, 4): the declarer's ten (seat 0), the defenders, his two cards
+    out of play (the talon's place); rows ``per_hand * h`` … of hand h share his ten and his
+    cards out of play.
+
+    >>> rows = information_layouts(0b1001, "lowest-sides", hands=2, per_hand=3, seed=1)
+    >>> bool((rows[:3, 3] == rows[0, 3]).all()), np.bitwise_count(rows[0]).tolist()
+    (True, [10, 10, 10, 2])
+    """
+    where = INFORMATION_SETTINGS.index(setting)
+    if setting == "lowest-sides":
+        tens = np.full(hands, lowest_sides_hand(holding), dtype=np.uint32)
+    else:
+        tens = sample_hands((holding,), hands, seed)
+    known = np.zeros((hands, N_PARTS), dtype=np.uint32)
+    known[:, 0] = tens
+    known[:, TALON] = deal_many(hands, Stream(seed, (holding, where, INFO_STREAM)), fixed=known)[
+        :, TALON
+    ]
+    splits = sample_layouts(known, per_hand, Stream(seed, (holding, where, INFO_STREAM + 1)))
+    return np.ascontiguousarray(splits.reshape(hands * per_hand, N_PARTS))
+
+
+def information_tricks(layouts: np.ndarray) -> dict[str, np.ndarray]:
+    """int8 (n, 3) for each of ``INFORMATION``: the tricks under each lead on the same layouts
+    (n, 4) (the declarer's ten in seat 0, his two cards out of play in the talon's place).
+
+    His candidate cards are his ten and the two out of play. The two out of play are random
+    here, not the rating's choice, so the catchers consider the discards the rating cannot tell
+    from them (``sound_misere_discards(..., made)``: within the tolerance of their estimated
+    chance of no catch, either way); the sound discards of the best would let the catchers
+    fear a better hand than the measured one, and measure that hand instead. The blind lead is
+    chosen for each hand (his ten and his cards out of play) over its rows among ``layouts``.
+    """
+    hands = np.ascontiguousarray(layouts[:, :N_SEATS], dtype=np.uint32)
+    candidates = hands.copy()
+    candidates[:, 0] |= layouts[:, TALON]
+    made = layouts[:, TALON]
+    sound = np.column_stack([made, sound_misere_discards(candidates[:, 0], made)])
+    seen = np.ascontiguousarray(layouts[:, TALON : TALON + 1], dtype=np.uint32)
+    out = {"open": solve_leads(hands)}
+    for name, possible in (("hidden floor", None), ("hidden sound", sound)):
+        out[name] = np.column_stack(
+            [
+                hidden_discard_many(candidates, leader=lead, discards=possible)
+                for lead in range(len(LEADS))
+            ]
+        ).astype(np.int8)
+    blind_open = _blind_own_lead(layouts, candidates, seen)
+    blind_sound = _blind_own_lead(layouts, candidates, sound)
+    out["blind lead"] = out["open"].copy()
+    out["blind lead"][:, OWN] = blind_open
+    out["as played low"] = out["hidden sound"].copy()
+    out["as played low"][:, OWN] = blind_sound
+    out["as played high"] = out["blind lead"].copy()
+    return out
+
+
+def _blind_own_lead(
+    layouts: np.ndarray, candidates: np.ndarray, possible: np.ndarray
+) -> np.ndarray:
+    """int8 (n,): tricks after the blind first lead, chosen for each hand (his ten and his two
+    cards out of play) over its rows: the card caught on fewest of them, then fewest tricks,
+    then the lowest."""
+    tricks = np.zeros(len(layouts), dtype=np.int8)
+    _, hand_of_row = np.unique(layouts[:, [0, TALON]], axis=0, return_inverse=True)
+    for hand in range(int(hand_of_row.max()) + 1 if len(layouts) else 0):
+        rows = np.flatnonzero(hand_of_row == hand)
+        ten = int(layouts[rows[0], 0])
+        best: tuple[int, int, int] | None = None
+        for card in (bit for bit in range(32) if ten >> bit & 1):
+            found = first_lead_many(candidates[rows], card, discards=possible[rows])
+            score = (int((found > 0).sum()), int(found.sum()), card)
+            if best is None or score < best:
+                best = score
+                tricks[rows] = found
+    return tricks
+
+
+# --- the run ----------------------------------------------------------------------------------
+
+
+def information_spec(
+    holdings: list[int], hands: int = N_HANDS, per_hand: int = PER_HAND, seed: int = SEED
+) -> dict[str, Any]:
+    """The run driver's spec: one chunk per (setting, holding), ``hands * per_hand`` rows."""
+    items = [[setting, int(h)] for setting in INFORMATION_SETTINGS for h in holdings]
+    return {
+        "kind": "catch-information",
+        "settings": {name: MODELS[name] for name in INFORMATION_SETTINGS},
+        "information": list(INFORMATION),
+        "sound_tolerance": SOUND_TOLERANCE,
+        "seed": seed,
+        "items": items,
+        "hands": hands,
+        "per_hand": per_hand,
+        "chunk_rows": [hands * per_hand] * len(items),
+        "n": hands * per_hand * len(items),
+    }
+
+
+def information_chunk(spec: dict[str, Any], chunk: Chunk) -> pd.DataFrame:
+    """One row per layout of item ``chunk.index``: its setting, holding and hand, and the
+    tricks under each model and lead (columns ``model|lead``)."""
+    setting, holding = spec["items"][chunk.index]
+    layouts = information_layouts(holding, setting, spec["hands"], spec["per_hand"], spec["seed"])
+    tricks = information_tricks(layouts)
+    table = pd.DataFrame(
+        {
+            "setting": np.full(len(layouts), INFORMATION_SETTINGS.index(setting), np.uint8),
+            "holding": np.full(len(layouts), holding, np.uint8),
+            "hand": np.repeat(np.arange(spec["hands"], dtype=np.int16), spec["per_hand"]),
+        }
+    )
+    for name in INFORMATION:
+        for i, lead in enumerate(LEADS):
+            table[f"{name}|{lead}"] = tricks[name][:, i]
+    return table
+
+
+def information_table(rows: pd.DataFrame) -> pd.DataFrame:
+    """The shipped table from a run's rows: one row per setting, holding, information model
+    and lead, with the statistics of ``catch_rates`` and, paired with open play on the same
+    layouts, ``open_caught`` (open play's catches), ``saved`` (open catches this model does not
+    make) and ``added`` (its catches open play does not make)."""
+    codes = class_codes()
+    records = []
+    for (where, holding), group in rows.groupby(["setting", "holding"], sort=True):
+        mask = int(str(holding))
+        front = {
+            "setting": INFORMATION_SETTINGS[int(str(where))],
+            "holding": format_holding(mask),
+            "holding_mask": mask,
+            "n_cards": mask.bit_count(),
+            "suit_class": SuitClass(codes[mask]).label,
+        }
+        for name in INFORMATION:
+            for lead in LEADS:
+                tricks = group[f"{name}|{lead}"].to_numpy()
+                open_caught = group[f"open|{lead}"].to_numpy() > 0
+                stats = _lead_stats(tricks)
+                records.append(
+                    {
+                        **front,
+                        "information": name,
+                        "lead": lead,
+                        "hands": int(group["hand"].nunique()),
+                        **{k: stats[k] for k in ("n", "caught")},
+                        "open_caught": int(open_caught.sum()),
+                        "saved": int((open_caught & (tricks == 0)).sum()),
+                        "added": int((~open_caught & (tricks > 0)).sum()),
+                        **{k: v for k, v in stats.items() if k not in ("n", "caught")},
+                    }
+                )
+    return pd.DataFrame(records)
+
+
+def build_information(
+    runs: Path,
+    out: Path | None = None,
+    *,
+    hands: int = N_HANDS,
+    per_hand: int = PER_HAND,
+    max_length: int = MAX_LENGTH,
+    seed: int = SEED,
+    jobs: int = 1,
+    progress: bool = True,
+) -> pd.DataFrame:
+    """Run (or resume) the information run and write ``catch_information`` into ``out`` (the
+    package's data folder by default); returns the table."""
+    spec = information_spec(information_holdings(max_length), hands, per_hand, seed)
+    folder = Path(runs) / f"catch-information-h{hands}x{per_hand}-l{max_length}-s{seed}"
+    paths = run_chunks(information_chunk, spec, folder, jobs=jobs, progress=progress, unit="layout")
+    table = information_table(load_run(folder))
+    provenance = {
+        "table": "catch_information",
+        "prefstats_version": __version__,
+        "settings": spec["settings"],
+        "model": COMMON_MODEL,
+        "information": spec["information"],
+        "sound_tolerance": SOUND_TOLERANCE,
+        "seed": seed,
+        "holdings": f"every catchable holding of up to {max_length} cards",
+        "hands": hands,
+        "layouts_per_hand": per_hand,
+        "cpu_seconds": round(cpu_seconds(paths), 1),
+        "confidence": 0.95,
+        "intervals": "Wilson for P(caught), t for E[tricks]",
+    }
+    write_shipped(table, Path(out or data_folder()) / CATCH_INFORMATION, provenance, TITLE)
+    return table
