@@ -95,6 +95,14 @@ def test_catch_tables_come_from_their_command():
     assert (provenance["seed"], provenance["n_per_item"]) == (pairs.seed, pairs.pairs_n)
     assert (rates.only, pairs.only) == ("rates", "pairs")
     assert rates.seed == catch_tables.SEED
+    information = parsed(COMMANDS["catch_information"][0])
+    provenance = read_provenance(shipped("catch_information.parquet"))
+    assert information.only == "information"
+    assert (provenance["seed"], provenance["hands"], provenance["layouts_per_hand"]) == (
+        information.seed,
+        information.hands,
+        information.per_hand,
+    )
 
 
 @pytest.mark.parametrize("stem", sorted(s for s in COMMANDS if s != "misere_ev"))

@@ -40,6 +40,7 @@ SETTINGS = ("clean-sides", "lowest-sides", "as-dealt")  # the shipped table's se
 PLAYERS = "players"  # as-dealt where measured on its own, else clean-sides
 CATCH_RATES = "catch_rates.parquet"
 CATCH_PAIRS = "catch_pairs.parquet"
+CATCH_INFORMATION = "catch_information.parquet"
 
 
 def relative_lead(declarer_seat: int) -> int:
@@ -64,6 +65,12 @@ def load_catch_rates(path: str | Path | None = None) -> pd.DataFrame:
 def load_catch_pairs(path: str | Path | None = None) -> pd.DataFrame:
     """The shipped table for pairs of catchable suits of at most three cards each."""
     return _read_table(Path(path) if path is not None else shipped(CATCH_PAIRS))
+
+
+def load_catch_information(path: str | Path | None = None) -> pd.DataFrame:
+    """The shipped table of catch rates under each information model (docs/rules.md, "Misère
+    information models"), every model on the same layouts; see ``catch_information``."""
+    return _read_table(Path(path) if path is not None else shipped(CATCH_INFORMATION))
 
 
 @functools.cache

@@ -37,10 +37,10 @@ import numpy as np
 import pandas as pd
 
 from prefstats.data import folder as data_folder
-from prefstats.game.cards import N_HOLDINGS, format_holding
+from prefstats.game.cards import N_HOLDINGS, format_holding, parse_holding
 from prefstats.game.deal import N_PARTS, N_SEATS, TALON, Stream, deal_many, sample_layouts
 from prefstats.misere.classes import SuitClass, class_codes
-from prefstats.misere.tables import LEADS
+from prefstats.misere.tables import CATCH_INFORMATION, COMMON_HOLDINGS, LEADS
 from prefstats.players.discards import SOUND_TOLERANCE, sound_misere_discards
 from prefstats.solver import first_lead_many, hidden_discard_many
 from prefstats.studies.catch_tables import (
@@ -66,26 +66,28 @@ INFORMATION = (
     "as played high",
 )
 INFORMATION_SETTINGS = ("clean-sides", "lowest-sides")
-MAX_LENGTH = 3  # every catchable holding of up to three cards (the ten published among them)
+MAX_LENGTH = 2  # every holding of up to two cards that is not clean, and the ten published
 N_HANDS, PER_HAND = 40, 10  # hands a holding and setting, layouts a hand
 INFO_STREAM = N_HOLDINGS + 3
 OWN = LEADS.index("own")
 TITLE = "prefstats misère catch rates under each information model, on shared layouts"
-CATCH_INFORMATION = "catch_information"
 
 
 def information_holdings(max_length: int = MAX_LENGTH) -> list[int]:
-    """The holdings measured: every catchable one of up to ``max_length`` cards.
+    """The holdings measured: every one of up to ``max_length`` cards that is not clean, and
+    the ten with published catch rates (``misere.tables.COMMON_HOLDINGS``).
 
-    >>> len(information_holdings())
-    84
+    >>> from prefstats.game.cards import format_holding
+    >>> [format_holding(h) for h in information_holdings()][:4], len(information_holdings())
+    (['8', '9', '7 9', '8 9'], 37)
     """
     codes = class_codes()
-    return [
+    short = {
         h
         for h in range(1, N_HOLDINGS)
-        if codes[h] == SuitClass.CATCHABLE and h.bit_count() <= max_length
-    ]
+        if codes[h] != SuitClass.CLEAN and h.bit_count() <= max_length
+    }
+    return sorted(short | {parse_holding(text) for text in COMMON_HOLDINGS})
 
 
 def information_layouts(
@@ -272,12 +274,14 @@ def build_information(
         "information": spec["information"],
         "sound_tolerance": SOUND_TOLERANCE,
         "seed": seed,
-        "holdings": f"every catchable holding of up to {max_length} cards",
+        "holdings": f"every holding of up to {max_length} cards that is not clean, and "
+        + ", ".join(COMMON_HOLDINGS),
         "hands": hands,
         "layouts_per_hand": per_hand,
         "cpu_seconds": round(cpu_seconds(paths), 1),
         "confidence": 0.95,
         "intervals": "Wilson for P(caught), t for E[tricks]",
     }
-    write_shipped(table, Path(out or data_folder()) / CATCH_INFORMATION, provenance, TITLE)
+    stem = Path(out or data_folder()) / Path(CATCH_INFORMATION).stem
+    write_shipped(table, stem, provenance, TITLE)
     return table

@@ -1,0 +1,180 @@
+"""The information models on shared layouts (prefstats.studies.catch_information) and the
+shipped table ``catch_information``: its layouts, the order of the models on every layout,
+the blind lead chosen per hand, the paired counts, and the shipped rows recomputed."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from prefstats.data import shipped
+from prefstats.game.cards import SUIT_MASK, parse_holding
+from prefstats.game.deal import TALON
+from prefstats.misere.tables import CATCH_INFORMATION, LEADS, load_catch_information
+from prefstats.players.discards import sound_misere_discards
+from prefstats.solver import first_lead_many
+from prefstats.studies.catch_information import (
+    INFORMATION,
+    INFORMATION_SETTINGS,
+    information_holdings,
+    information_layouts,
+    information_table,
+    information_tricks,
+)
+from prefstats.studies.catch_tables import SEED, lowest_sides_hand, solve_leads
+from prefstats.studies.storage import read_provenance
+
+OWN = LEADS.index("own")
+
+
+def test_a_hands_layouts_share_his_cards_and_split_the_rest() -> None:
+    """Each hand's rows hold the same ten and the same two cards out of play; the four parts
+    are disjoint, of 10, 10, 10 and 2 cards; the holding is his spade suit; the same seed gives
+    the same rows."""
+    holding = parse_holding("7 10")
+    for setting in INFORMATION_SETTINGS:
+        rows = information_layouts(holding, setting, hands=5, per_hand=4, seed=3)
+        assert rows.shape == (20, 4)
+        assert np.bitwise_count(rows).tolist() == [[10, 10, 10, 2]] * 20
+        assert ((rows[:, 0] | rows[:, 1] | rows[:, 2] | rows[:, 3]) == (1 << 32) - 1).all()
+        assert (rows[:, 0] & SUIT_MASK == holding).all()
+        by_hand = rows.reshape(5, 4, 4)
+        assert (by_hand[:, :, [0, TALON]] == by_hand[:, :1, [0, TALON]]).all()
+        assert len({tuple(r) for r in by_hand[:, :, 1].tolist()}) == 5  # the splits differ
+        assert (rows == information_layouts(holding, setting, hands=5, per_hand=4, seed=3)).all()
+    lowest = information_layouts(holding, "lowest-sides", hands=3, per_hand=2, seed=3)
+    assert (lowest[:, 0] == lowest_sides_hand(holding)).all()
+
+
+def test_information_models_are_ordered_on_every_layout() -> None:
+    """On the same layouts: the floor <= hidden sound <= open on every layout and lead; the
+    blind lead >= open on his own lead and equal to it on the defenders' leads; as played low
+    caught no more often than as played high, hand by hand."""
+    for text, setting in (("7 10", "lowest-sides"), ("8", "clean-sides"), ("7 J", "clean-sides")):
+        layouts = information_layouts(parse_holding(text), setting, hands=4, per_hand=6, seed=5)
+        tricks = information_tricks(layouts)
+        assert list(tricks) == list(INFORMATION)
+        assert (tricks["open"] == solve_leads(layouts)).all()
+        assert (tricks["hidden floor"] <= tricks["hidden sound"]).all()
+        assert (tricks["hidden sound"] <= tricks["open"]).all()
+        assert (tricks["blind lead"][:, OWN] >= tricks["open"][:, OWN]).all()
+        assert (tricks["blind lead"][:, 1:] == tricks["open"][:, 1:]).all()
+        assert (tricks["as played low"][:, 1:] == tricks["hidden sound"][:, 1:]).all()
+        assert (tricks["as played high"] == tricks["blind lead"]).all()
+        low = (tricks["as played low"][:, OWN] > 0).reshape(4, 6).sum(axis=1)
+        high = (tricks["as played high"][:, OWN] > 0).reshape(4, 6).sum(axis=1)
+        assert (low <= high).all(), text
+
+
+def test_the_blind_lead_is_one_card_for_a_hand_caught_on_fewest_of_its_layouts() -> None:
+    """For each hand, the blind lead's catches are the fewest over every first card of his ten,
+    each tried on all the hand's layouts; and its tricks are those of one such card."""
+    layouts = information_layouts(parse_holding("7 J"), "lowest-sides", hands=3, per_hand=8, seed=7)
+    tricks = information_tricks(layouts)
+    candidates = layouts[:, :3].copy()
+    candidates[:, 0] |= layouts[:, TALON]
+    seen = np.ascontiguousarray(layouts[:, TALON : TALON + 1])
+    sound = np.column_stack(
+        [layouts[:, TALON], sound_misere_discards(candidates[:, 0], seen[:, 0])]
+    )
+    for hand in range(3):
+        rows = slice(8 * hand, 8 * hand + 8)
+        ten = int(layouts[8 * hand, 0])
+        for model, possible in (("blind lead", seen), ("as played low", sound)):
+            by_card = [
+                first_lead_many(candidates[rows], card, discards=possible[rows])
+                for card in range(32)
+                if ten >> card & 1
+            ]
+            chosen = tricks[model][rows, OWN]
+            assert int((chosen > 0).sum()) == min(int((t > 0).sum()) for t in by_card)
+            assert any((chosen == t).all() for t in by_card), (hand, model)
+
+
+def test_the_table_pairs_each_model_with_open_play() -> None:
+    """``open_caught`` is open play's catches on the same layouts; ``saved`` and ``added``
+    count the layouts where a model and open play disagree; the hidden models add no catch
+    and the blind lead saves none."""
+    rows = pd.DataFrame(
+        {
+            "setting": np.zeros(4, np.uint8),
+            "holding": np.full(4, 9, np.uint8),
+            "hand": np.array([0, 0, 1, 1], np.int16),
+            **{
+                f"{m}|{lead}": np.array([1, 0, 2, 0], np.int8)
+                for m in INFORMATION
+                for lead in LEADS
+            },
+        }
+    )
+    rows["hidden sound|left"] = np.array([0, 0, 1, 0], np.int8)
+    rows["blind lead|own"] = np.array([1, 1, 2, 0], np.int8)
+    table = information_table(rows).set_index(["information", "lead"])
+    assert table.loc[("open", "left"), ["caught", "open_caught", "saved", "added"]].tolist() == [
+        2,
+        2,
+        0,
+        0,
+    ]
+    assert table.loc[("hidden sound", "left"), ["caught", "saved", "added"]].tolist() == [1, 1, 0]
+    assert table.loc[("blind lead", "own"), ["caught", "saved", "added"]].tolist() == [3, 0, 1]
+    assert set(table["hands"]) == {2} and set(table["holding"]) == {"7 10"}
+
+
+@pytest.fixture(scope="module")
+def shipped_table() -> pd.DataFrame:
+    return load_catch_information()
+
+
+def test_the_shipped_table_holds_every_model_setting_holding_and_lead(
+    shipped_table: pd.DataFrame,
+) -> None:
+    """One row per setting, holding, model and lead, for every catchable holding of up to
+    three cards, every row of a holding on the same number of layouts."""
+    provenance = read_provenance(shipped(CATCH_INFORMATION))
+    holdings = information_holdings()
+    assert len(shipped_table) == len(INFORMATION_SETTINGS) * len(holdings) * len(INFORMATION) * 3
+    assert set(shipped_table["information"]) == set(INFORMATION)
+    assert set(shipped_table["holding_mask"]) == set(holdings)
+    assert (shipped_table["n"] == provenance["hands"] * provenance["layouts_per_hand"]).all()
+    assert (shipped_table["hands"] == provenance["hands"]).all()
+
+
+def test_the_shipped_table_keeps_the_models_order_on_every_row(shipped_table: pd.DataFrame) -> None:
+    """Paired on the same layouts, exactly: hidden models save open catches and add none, the
+    floor catches no more than hidden sound, the blind lead adds catches and saves none, and
+    the defenders' leads are open play for the blind lead."""
+    t = shipped_table.set_index(["setting", "holding", "lead", "information"])["caught"].unstack()
+    rows = shipped_table.set_index("information")
+    assert (rows.loc["open", "caught"] == rows.loc["open", "open_caught"]).all()
+    for model in ("hidden floor", "hidden sound"):
+        assert (rows.loc[model, "added"] == 0).all()
+    assert (rows.loc["blind lead", "saved"] == 0).all()
+    assert (
+        rows.loc["blind lead", "caught"]
+        == rows.loc["blind lead", "open_caught"] + rows.loc["blind lead", "added"]
+    ).all()
+    assert (t["hidden floor"] <= t["hidden sound"]).all()
+    assert (t["hidden sound"] <= t["open"]).all()
+    assert (t["open"] <= t["blind lead"]).all()
+    assert (t["as played low"] <= t["as played high"]).all()
+    defenders = t.xs("left", level="lead")
+    assert (defenders["blind lead"] == defenders["open"]).all()
+
+
+def test_shipped_rows_are_reproduced_exactly(shipped_table: pd.DataFrame) -> None:
+    """A holding's rows, recomputed from the table's own seed and sizes: the same counts."""
+    provenance = read_provenance(shipped(CATCH_INFORMATION))
+    holding = parse_holding("8")
+    layouts = information_layouts(
+        holding, "lowest-sides", provenance["hands"], provenance["layouts_per_hand"], SEED
+    )
+    assert provenance["seed"] == SEED
+    tricks = information_tricks(layouts)
+    mine = shipped_table[
+        (shipped_table.setting == "lowest-sides") & (shipped_table.holding_mask == holding)
+    ]
+    for row in mine.itertuples():
+        counts = np.bincount(tricks[row.information][:, LEADS.index(row.lead)], minlength=11)
+        assert counts.tolist() == [getattr(row, f"tricks_{k}") for k in range(11)]
