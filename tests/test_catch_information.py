@@ -9,20 +9,28 @@ import pandas as pd
 import pytest
 
 from prefstats.data import shipped
-from prefstats.game.cards import SUIT_MASK, parse_holding
-from prefstats.game.deal import TALON
-from prefstats.misere.tables import CATCH_INFORMATION, LEADS, load_catch_information
-from prefstats.players.discards import sound_misere_discards
+from prefstats.game.cards import SUIT_MASK, holdings, parse_holding
+from prefstats.game.deal import TALON, deal_many
+from prefstats.misere.classes import SuitClass, class_codes
+from prefstats.misere.tables import (
+    CATCH_INFORMATION,
+    LEADS,
+    catch_rate_table,
+    load_catch_information,
+)
+from prefstats.players.discards import defender_rates, misere_discards, sound_misere_discards
 from prefstats.solver import first_lead_many
 from prefstats.studies.catch_information import (
     INFORMATION,
     INFORMATION_SETTINGS,
+    dealt_layouts,
+    dealt_picks,
     information_holdings,
     information_layouts,
     information_table,
     information_tricks,
 )
-from prefstats.studies.catch_tables import SEED, lowest_sides_hand, solve_leads
+from prefstats.studies.catch_tables import DEALT_SEED, SEED, lowest_sides_hand, solve_leads
 from prefstats.studies.storage import read_provenance
 
 OWN = LEADS.index("own")
@@ -33,7 +41,7 @@ def test_a_hands_layouts_share_his_cards_and_split_the_rest() -> None:
     are disjoint, of 10, 10, 10 and 2 cards; the holding is his spade suit; the same seed gives
     the same rows."""
     holding = parse_holding("7 10")
-    for setting in INFORMATION_SETTINGS:
+    for setting in INFORMATION_SETTINGS[:2]:
         rows = information_layouts(holding, setting, hands=5, per_hand=4, seed=3)
         assert rows.shape == (20, 4)
         assert np.bitwise_count(rows).tolist() == [[10, 10, 10, 2]] * 20
@@ -45,6 +53,29 @@ def test_a_hands_layouts_share_his_cards_and_split_the_rest() -> None:
         assert (rows == information_layouts(holding, setting, hands=5, per_hand=4, seed=3)).all()
     lowest = information_layouts(holding, "lowest-sides", hands=3, per_hand=2, seed=3)
     assert (lowest[:, 0] == lowest_sides_hand(holding)).all()
+
+
+def test_as_dealt_hands_are_dealt_seats_after_their_discard() -> None:
+    """As dealt: each pick is a dealt seat holding the holding as its one catchable suit after
+    the heuristic discard; the rows hold his ten after that discard, the discard in the
+    talon's place, the other twenty split anew; the discard made is among the sound ones."""
+    rates = defender_rates(catch_rate_table("clean-sides"))
+    holding = parse_holding("7 10")
+    picks = dealt_picks([holding], rates, hands=3)[holding]
+    assert len(picks) == 3 and picks == sorted(picks)
+    layouts, sound = dealt_layouts(picks, holding, rates, per_hand=4, seed=2)
+    assert layouts.shape == (12, 4) and sound.shape[0] == 12
+    for i, (deal, seat) in enumerate(picks):
+        dealt = deal_many(1, DEALT_SEED, start=deal)[0]
+        twelve = int(dealt[seat] | dealt[TALON])
+        rows = layouts[4 * i : 4 * i + 4]
+        assert ((rows[:, 0] | rows[:, TALON]) == twelve).all()
+        assert (rows[:, TALON] == misere_discards(np.array([twelve], np.uint32), rates)[0]).all()
+        codes = class_codes()[holdings(rows[:1, 0])][0]
+        assert sorted(codes.tolist()).count(SuitClass.CATCHABLE) == 1
+        assert holding in holdings(rows[:1, 0])[0][codes == SuitClass.CATCHABLE]
+        assert (sound[4 * i : 4 * i + 4, 0] == rows[:, TALON]).all()
+    assert np.bitwise_count(layouts).tolist() == [[10, 10, 10, 2]] * 12
 
 
 def test_information_models_are_ordered_on_every_layout() -> None:
@@ -134,11 +165,16 @@ def test_the_shipped_table_holds_every_model_setting_holding_and_lead(
     three cards, every row of a holding on the same number of layouts."""
     provenance = read_provenance(shipped(CATCH_INFORMATION))
     holdings = information_holdings()
-    assert len(shipped_table) == len(INFORMATION_SETTINGS) * len(holdings) * len(INFORMATION) * 3
+    per_setting = shipped_table.groupby("setting").holding_mask.nunique()
+    assert per_setting.to_dict() == {"clean-sides": 37, "lowest-sides": 37, "as-dealt": 34}
+    assert len(shipped_table) == per_setting.sum() * len(INFORMATION) * len(LEADS)
     assert set(shipped_table["information"]) == set(INFORMATION)
     assert set(shipped_table["holding_mask"]) == set(holdings)
-    assert (shipped_table["n"] == provenance["hands"] * provenance["layouts_per_hand"]).all()
-    assert (shipped_table["hands"] == provenance["hands"]).all()
+    per_hand = provenance["layouts_per_hand"]
+    assert (shipped_table["n"] == shipped_table["hands"] * per_hand).all()
+    dealt = shipped_table.setting == "as-dealt"
+    assert (shipped_table.loc[~dealt, "hands"] == provenance["hands"]).all()
+    assert shipped_table.loc[dealt, "hands"].between(1, provenance["hands"]).all()
 
 
 def test_the_shipped_table_keeps_the_models_order_on_every_row(shipped_table: pd.DataFrame) -> None:

@@ -13,9 +13,17 @@ import pandas as pd
 import pytest
 
 from prefstats.cli import main
-from prefstats.misere.tables import pair_independence
+from prefstats.misere.tables import (
+    COMMON_HOLDINGS,
+    load_catch_information,
+    load_catch_rates,
+    pair_independence,
+    published_comparison,
+)
 from prefstats.report import tables
+from prefstats.report.answers import PLAYED_SETTING, played_answer, played_model
 from prefstats.report.html import SECTIONS, ReportWarning, build_report
+from prefstats.studies.catch_information import information_ev
 from prefstats.studies.misere_ev import break_even, run_misere_ev, tricks_when_caught
 from prefstats.studies.results import sensitivity, summarize
 from prefstats.studies.study import StudySpec, run_study
@@ -51,7 +59,8 @@ def test_report_is_one_file_with_embedded_images(run, ev, tmp_path):
     path = build_report(run, tmp_path / "report.html", ev_table=ev)
     text = path.read_text(encoding="utf-8")
     images = re.findall(r"src='data:image/png;base64,([A-Za-z0-9+/=]+)'", text)
-    assert len(images) >= 8  # claim, contracts, calibration, sensitivity, classes, catch, pairs, EV
+    assert len(images) >= 9  # claim, contracts, calibration, sensitivity, classes, catch, played,
+    # pairs, EV
     assert all(base64.b64decode(i)[:8] == b"\x89PNG\r\n\x1a\n" for i in images)
     assert "src='http" not in text and "<link" not in text and "<script" not in text
     assert list(tmp_path.iterdir()) == [path]
@@ -86,6 +95,21 @@ def test_pairs_section_states_the_product_rule_check(page):
     assert "Two catchable suits" in page
     for lead, part in pairs.groupby("lead"):
         assert f">{len(part):,}</td>" in page and f">{part.inside.mean():.1%}</td>" in page, lead
+
+
+def test_played_section_shows_the_bracket_of_the_ten_published_holdings(page):
+    """The as-played table of the shipped ``catch_information``, its model and its answer, and
+    a figure in the section."""
+    info = information_ev(load_catch_information())
+    published = published_comparison(table=load_catch_rates())
+    shown = tables.played_comparison(info, COMMON_HOLDINGS, PLAYED_SETTING, published)
+    assert len(shown) == 2 * len(COMMON_HOLDINGS)
+    for cell in cells(shown):
+        assert cell in page, cell
+    section = page.split("<h2 id='played'>")[1].split("<h2")[0]
+    assert html.escape(played_model(info), quote=True) in section
+    assert html.escape(played_answer(info), quote=True) in section
+    assert "data:image/png;base64," in section
 
 
 def test_sensitivity_section_shows_each_setting(run, ev, tmp_path):

@@ -9,15 +9,24 @@ import pandas as pd
 
 from prefstats.data import SENSITIVITY_TABLE, shipped
 from prefstats.game.cards import parse_holding
-from prefstats.misere.tables import LEADS, load_catch_rates, published_comparison
+from prefstats.misere.tables import (
+    COMMON_HOLDINGS,
+    LEADS,
+    load_catch_information,
+    load_catch_rates,
+    published_comparison,
+)
+from prefstats.players.sharing import break_even_catch_probability
 from prefstats.report import tables
 from prefstats.report.tables import share_text
+from prefstats.studies.catch_information import information_ev
 from prefstats.studies.misere_ev import break_even, tricks_when_caught
 from prefstats.studies.results import findings_markdown, sensitivity_markdown, shipped_findings
 
 ANSWER_HOLDINGS = ("8", "9", "7 10", "8 9")
 SENSITIVITY, MISERE_EV = f"{SENSITIVITY_TABLE}.parquet", "misere_ev.parquet"
-README_BLOCKS = ("findings", "sensitivity", "catch", "sharing")  # the README's generated blocks
+README_BLOCKS = ("findings", "sensitivity", "catch", "played", "sharing")  # generated blocks
+PLAYED_SETTING = "lowest-sides"  # the setting of the as-played comparison (the textbook hand)
 
 
 def claim_answer(summary: pd.DataFrame) -> str:
@@ -76,14 +85,73 @@ def sharing_answer(ev_table: pd.DataFrame) -> str:
     )
 
 
-def catch_markdown(comparison: pd.DataFrame) -> str:
-    """A markdown table of ``misere.tables.published_comparison`` on the left lead: each
-    setting's P(caught) with its interval, and the published figure."""
-    shown = tables.catch_comparison(comparison[comparison.lead == "left"])
+def played_model(info: pd.DataFrame, setting: str = PLAYED_SETTING) -> str:
+    """The sentence of assumptions behind the as-played figures of a ``catch_information``
+    table."""
+    part = info[info.setting == setting]
+    n, hands = int(part.n.iloc[0]), int(part.hands.iloc[0])
+    return (
+        f"The {setting} hand of each holding (the holding in ♠, the lowest cards of the other "
+        f"suits), {n:,} layouts a holding: {hands} random pairs of cards out of play as his "
+        f"discard, {n // hands} random splits of the other twenty cards each. Open: every card "
+        "seen (the catch tables' model). As played: on his own lead he leads blind, one card "
+        "for all the layouts of his hand; then the catchers, who know his twelve cards but not "
+        "his discard, must catch him whichever discard the misère discard rating cannot tell "
+        "from his (the low end), or are granted his discard (the high end). Floor: the "
+        "catchers must catch him whichever pair of his twelve cards he dropped. Play is "
+        'otherwise exact (docs/rules.md, "Misère information models").'
+    )
+
+
+def played_answer(info: pd.DataFrame, setting: str = PLAYED_SETTING) -> str:
+    """How much the rules' hidden discard and blind lead change the catch rates, the break-even
+    P(caught) and the dealer's decision, against open play, from a ``catch_information``
+    table with its EV columns (``information_ev``)."""
+    part = info[info.setting == setting]
+    holdings = part.holding.nunique()
+    left = part[(part.lead == "left") & part.holding.isin(COMMON_HOLDINGS)]
+    saved = int(left[left.information == "as played low"].saved.sum())
+    caught = int(left[left.information == "open"].caught.sum())
+    sentences = [
+        f"On the left lead the hidden discard saves {saved:,} of the {caught:,} open catches of "
+        f"the ten published holdings ({saved / caught:.0%})."
+    ]
+    for lead in ("left", "own"):
+        rows = part[part.lead == lead]
+        cells = {}
+        for name in ("open", "as played low", "as played high"):
+            model = rows[rows.information == name]
+            m = model.mean_tricks.sum() / model.p_caught.sum()
+            cells[name] = (break_even_catch_probability(m), int(model.dealer_accepts.sum()))
+        sentences.append(
+            f"On the {lead} lead, over the {holdings} holdings measured, a caught misère's tricks "
+            f"put the break-even P(caught) at {cells['open'][0]:.3f} in open play and "
+            f"{cells['as played high'][0]:.3f}–{cells['as played low'][0]:.3f} as played, and "
+            f"a risk-neutral dealer accepts an invitation (solo EV above 0; four players, Sochi) "
+            f"for {cells['open'][1]} of them in open play and {cells['as played high'][1]}–"
+            f"{cells['as played low'][1]} as played."
+        )
+    return " ".join(sentences)
+
+
+def played_markdown(info: pd.DataFrame, rates: pd.DataFrame, setting: str = PLAYED_SETTING) -> str:
+    """A markdown table of ``tables.played_comparison`` for the ten published holdings, with
+    the published figures (``rates``: the catch-rate table)."""
+    published = published_comparison(table=rates)
+    return _markdown(tables.played_comparison(info, COMMON_HOLDINGS, setting, published))
+
+
+def _markdown(shown: pd.DataFrame) -> str:
     header = "| " + " | ".join(shown.columns) + " |"
     rule = "|" + "---|" * len(shown.columns)
     rows = ["| " + " | ".join(str(v) for v in row) + " |" for row in shown.itertuples(index=False)]
     return "\n".join([header, rule, *rows])
+
+
+def catch_markdown(comparison: pd.DataFrame) -> str:
+    """A markdown table of ``misere.tables.published_comparison`` on the left lead: each
+    setting's P(caught) with its interval, and the published figure."""
+    return _markdown(tables.catch_comparison(comparison[comparison.lead == "left"]))
 
 
 def readme_blocks() -> dict[str, str]:
@@ -91,10 +159,16 @@ def readme_blocks() -> dict[str, str]:
     README to them)."""
     findings = shipped_findings()
     rates = load_catch_rates()
+    info = information_ev(load_catch_information())
     blocks = {
         "findings": findings_markdown(findings) + "\n\n" + claim_answer(findings),
         "sensitivity": sensitivity_markdown(pd.read_parquet(shipped(SENSITIVITY))),
         "catch": catch_markdown(published_comparison(table=rates)) + "\n\n" + catch_answer(rates),
+        "played": played_markdown(info, rates)
+        + "\n\n"
+        + played_model(info)
+        + " "
+        + played_answer(info),
         "sharing": sharing_answer(pd.read_parquet(shipped(MISERE_EV))),
     }
     return {name: blocks[name] for name in README_BLOCKS}

@@ -28,7 +28,8 @@ from prefstats.misere.exact import suit_class_probabilities
 from prefstats.misere.published import SOURCES
 from prefstats.misere.tables import COMMON_HOLDINGS, pair_independence, published_comparison
 from prefstats.report import plots, tables
-from prefstats.report.answers import sharing_answer
+from prefstats.report.answers import PLAYED_SETTING, played_answer, played_model, sharing_answer
+from prefstats.studies.catch_information import information_ev
 from prefstats.studies.misere_ev import break_even
 from prefstats.studies.results import (
     bidder_calibration,
@@ -41,7 +42,17 @@ from prefstats.studies.storage import write_atomic
 from prefstats.studies.study import load_study
 from prefstats.version import __version__
 
-SECTIONS = ("claim", "exact", "bidders", "classes", "catch", "pairs", "sharing", "method")
+SECTIONS = (
+    "claim",
+    "exact",
+    "bidders",
+    "classes",
+    "catch",
+    "played",
+    "pairs",
+    "sharing",
+    "method",
+)
 STYLE = """
 body { font-family: Georgia, serif; max-width: 52em; margin: 1.5em auto; padding: 0 1em;
        line-height: 1.45; color: #222; }
@@ -83,20 +94,25 @@ def build_report(
     *,
     catch_rates: pd.DataFrame | None = None,
     catch_pairs: pd.DataFrame | None = None,
+    catch_information: pd.DataFrame | None = None,
     ev_table: pd.DataFrame | None = None,
     sensitivity: pd.DataFrame | None = None,
 ) -> Path:
     """Write the report of ``run`` to ``out`` (one HTML file); returns its path.
 
     ``catch_rates`` (the table of ``misere.tables.load_catch_rates``), ``catch_pairs`` (that of
-    ``misere.tables.pair_independence``) and ``sensitivity`` (``results.sensitivity``) default
-    to the shipped tables; ``ev_table`` (``studies.misere_ev``) to none."""
+    ``misere.tables.pair_independence``), ``catch_information`` (``load_catch_information``)
+    and ``sensitivity`` (``results.sensitivity``) default to the shipped tables; ``ev_table``
+    (``studies.misere_ev``) to none."""
     table = load_study(run)
     spec = read_spec(run)
     summary = summarize(table)
     inputs = {
         "catch_rates": catch_rates if catch_rates is not None else _shipped("catch_rates"),
         "catch_pairs": catch_pairs if catch_pairs is not None else _shipped_pairs(),
+        "catch_information": (
+            catch_information if catch_information is not None else _shipped("catch_information")
+        ),
         "sensitivity": sensitivity if sensitivity is not None else _shipped(SENSITIVITY_TABLE),
         "ev_table": ev_table,
     }
@@ -123,6 +139,7 @@ def _sections(
     ]
     needs = (
         ("catch", _catch, "catch_rates"),
+        ("played", lambda info: _played(info, inputs["catch_rates"]), "catch_information"),
         ("pairs", _pairs, "catch_pairs"),
         ("sharing", _sharing, "ev_table"),
     )
@@ -428,6 +445,37 @@ def _catch(rates: pd.DataFrame) -> str:
             ),
         ]
     return "\n".join(text)
+
+
+def _played(info: pd.DataFrame, rates: pd.DataFrame | None) -> str:
+    info = information_ev(info)
+    published = published_comparison(table=rates) if rates is not None else None
+    return "\n".join(
+        [
+            "<h2 id='played'>Misère as played</h2>",
+            _p(
+                "Every catch rate above is open play: the catchers see the declarer's two "
+                "discards, and a declarer on lead sees every card before he leads. By the rules "
+                "nobody sees the discards, and a declarer on lead leads blind (Codex 3.6.6). "
+                + played_model(info)
+            ),
+            _table(tables.played_comparison(info, COMMON_HOLDINGS, PLAYED_SETTING, published)),
+            _p(
+                "Solo EV: whists a deal to the declarer, four players, Sochi scoring; “saved”: "
+                "open catches that the low end of the bracket does not make, on the same "
+                "layouts.",
+                "note",
+            ),
+            _p(played_answer(info)),
+            _figure(
+                lambda fig: plots.played(info, fig, COMMON_HOLDINGS, PLAYED_SETTING),
+                "The ten published holdings: P(caught) in open play and at the two ends of the "
+                "as-played bracket (the band), with 95% intervals, and the floor.",
+                (9, 3.4),
+                lambda fig: plots.played(info, fig, COMMON_HOLDINGS, PLAYED_SETTING, True),
+            ),
+        ]
+    )
 
 
 def _pairs(table: pd.DataFrame) -> str:

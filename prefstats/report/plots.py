@@ -277,3 +277,58 @@ def _talon_cards(talon: str) -> tuple[str, str]:
             suit, token = token[0], token[1:]
         cards.append(suit + token)
     return cards[0], cards[1]
+
+
+PLAYED_STYLE = {  # marker and colour of each information model in the as-played figure
+    "open": ("o", "tab:blue"),
+    "as played low": ("v", "tab:red"),
+    "as played high": ("^", "tab:purple"),
+    "hidden floor": ("x", "gray"),
+}
+
+
+def played(
+    info: pd.DataFrame,
+    fig: Figure,
+    holdings: tuple[str, ...],
+    setting: str,
+    stacked: bool = False,
+) -> None:
+    """One panel per lead (own, left; side by side, or one above the other if ``stacked``):
+    each holding's P(caught) in open play and at the two ends of the as-played bracket, each
+    with its 95% interval, joined by a band (the bracket), and the floor; one setting of a
+    ``catch_information`` table."""
+    leads = ("own", "left")
+    shape = (len(leads), 1) if stacked else (1, len(leads))
+    axes = fig.subplots(*shape, sharey=True)
+    x = np.arange(len(holdings))
+    for ax, lead in zip(np.ravel(axes), leads, strict=True):
+        part = info[(info.setting == setting) & (info.lead == lead)].set_index(
+            ["holding", "information"]
+        )
+        for shift, (name, (marker, colour)) in zip(
+            (-0.15, 0.15, 0.0, 0.0), PLAYED_STYLE.items(), strict=True
+        ):
+            rows = part.xs(name, level="information").reindex(list(holdings))
+            errors = None
+            if name != "hidden floor":
+                errors = [rows.p_caught - rows.p_caught_low, rows.p_caught_high - rows.p_caught]
+            ax.errorbar(
+                x + shift,
+                rows.p_caught,
+                yerr=errors,
+                fmt=marker,
+                color=colour,
+                ms=4,
+                lw=0.8,
+                capsize=2,
+                label=name,
+            )
+        low = part.xs("as played low", level="information").reindex(list(holdings))
+        high = part.xs("as played high", level="information").reindex(list(holdings))
+        ax.vlines(x, low.p_caught, high.p_caught, color="tab:red", lw=2, alpha=0.35)
+        ax.set_xticks(x, list(holdings), rotation=45, fontsize=8)
+        ax.set_ylim(-0.02, 1.02)
+        ax.set_title(f"{lead} lead, {setting}")
+    np.ravel(axes)[0].set_ylabel("P(caught)")
+    np.ravel(axes)[0].legend(fontsize=7, loc="upper left")

@@ -200,3 +200,57 @@ def misere_ev_summary(ev_table: pd.DataFrame) -> pd.DataFrame:
     )
     out.index = out.index.str.replace("_", " ")
     return out.rename_axis("hand class").reset_index()
+
+
+PLAYED_LEADS = ("own", "left")  # the declarer's lead, and a defender's (right is alike)
+
+
+def played_comparison(
+    info: pd.DataFrame,
+    holdings: tuple[str, ...],
+    setting: str = "lowest-sides",
+    published: pd.DataFrame | None = None,
+) -> pd.DataFrame:
+    """A ``catch_information`` table with its EV columns (``studies.catch_information
+    .information_ev``) for reading: for each holding and lead, P(caught) in open play with
+    its interval, the as-played bracket [low, high] with the low end's interval, the floor, the
+    open catches the low end saves (of how many), the solo EV in whists under open play and at
+    the bracket's ends, and the published figure if ``published`` (``misere.tables
+    .published_comparison``) is given."""
+    rows = []
+    for text in holdings:
+        for lead in PLAYED_LEADS:
+            part = info[(info.setting == setting) & (info.holding == text) & (info.lead == lead)]
+            if part.empty:
+                continue
+            by = part.set_index("information")
+            low, high, open_ = by.loc["as played low"], by.loc["as played high"], by.loc["open"]
+            rows.append(
+                {
+                    "holding": text,
+                    "lead": lead,
+                    "open": f"{open_.p_caught:.3f} ({open_.p_caught_low:.3f}–"
+                    f"{open_.p_caught_high:.3f})",
+                    "as played": f"{low.p_caught:.3f}–{high.p_caught:.3f}",
+                    "low end 95% CI": f"{low.p_caught_low:.3f}–{low.p_caught_high:.3f}",
+                    "floor": f"{by.loc['hidden floor'].p_caught:.3f}",
+                    "open catches saved": f"{_count(by, 'as played low', 'saved'):,} of "
+                    f"{_count(by, 'open', 'caught'):,}",
+                    "solo EV open": f"{open_.solo_ev:+.0f}",
+                    "solo EV as played": f"{min(low.solo_ev, high.solo_ev):+.0f} … "
+                    f"{max(low.solo_ev, high.solo_ev):+.0f}",
+                }
+            )
+    shown = pd.DataFrame(rows)
+    if published is not None:
+        figures = published.set_index(["holding", "lead"])
+        shown["published"] = [
+            f"{text} ({figures.at[key, 'published lead']!s})" if text else "—"
+            for key in zip(shown.holding, shown.lead, strict=True)
+            for text in [str(figures.at[key, "published"])]
+        ]
+    return shown
+
+
+def _count(by_model: pd.DataFrame, model: str, column: str) -> int:
+    return int(str(by_model.at[model, column]))

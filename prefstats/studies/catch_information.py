@@ -22,10 +22,14 @@ know less than open play grants them and more than the hidden-discard search let
 Layouts: for each holding and setting, ``hands`` hands of the setting (``clean-sides``: random
 clean suits beside the holding; ``lowest-sides``: the one textbook hand), each with its two
 cards out of play drawn once from the 22 it lacks (his discard), then ``per_hand`` splits of the
-other 20 cards between the defenders. A hand's layouts are the ones he cannot tell apart, so
-his blind lead is chosen over them, exactly. Randomness: sub-streams ``(holding, setting,
-INFO_STREAM)`` (the hands' cards out of play) and ``(holding, setting, INFO_STREAM + 1)`` (the
-splits) of the seed, so a holding's rows depend on the seed, the holding and the sizes alone.
+other 20 cards between the defenders. ``as-dealt``: the first ``hands`` misère hands holding it
+among the first ``DEALT_SCAN`` deals of the played study's seed (``catch_tables``' as-dealt
+hands: the heuristic discard, exactly one catchable suit, in any suit), with his discard; the
+catchers consider the discards his rating puts within its tolerance of its best. A hand's
+layouts are the ones he cannot tell apart, so his blind lead is chosen over them, exactly.
+Randomness: sub-streams ``(holding, setting, INFO_STREAM)`` (the hands' cards out of play) and
+``(holding, setting, INFO_STREAM + 1)`` (the splits) of the seed, so a holding's rows depend on
+the seed, the holding and the sizes alone.
 """
 
 from __future__ import annotations
@@ -39,20 +43,35 @@ import pandas as pd
 from prefstats.data import folder as data_folder
 from prefstats.game.cards import N_HOLDINGS, format_holding, parse_holding
 from prefstats.game.deal import N_PARTS, N_SEATS, TALON, Stream, deal_many, sample_layouts
+from prefstats.game.rules import RuleSet
 from prefstats.misere.classes import SuitClass, class_codes
-from prefstats.misere.tables import CATCH_INFORMATION, COMMON_HOLDINGS, LEADS
-from prefstats.players.discards import SOUND_TOLERANCE, sound_misere_discards
+from prefstats.misere.tables import (
+    CATCH_INFORMATION,
+    COMMON_HOLDINGS,
+    LEADS,
+    catch_rate_table,
+)
+from prefstats.players.discards import (
+    SOUND_TOLERANCE,
+    defender_rates,
+    misere_discards,
+    sound_misere_discards,
+)
+from prefstats.players.sharing import break_even_catch_probability, misere_values
 from prefstats.solver import first_lead_many, hidden_discard_many
 from prefstats.studies.catch_tables import (
     COMMON_MODEL,
+    DEALT_SEED,
     MODELS,
     SEED,
     _lead_stats,
     cpu_seconds,
+    dealt_misere_hands,
     lowest_sides_hand,
     sample_hands,
     solve_leads,
 )
+from prefstats.studies.misere_ev import EV_RULES
 from prefstats.studies.runs import Chunk, load_run, run_chunks
 from prefstats.studies.storage import write_shipped
 from prefstats.version import __version__
@@ -65,9 +84,14 @@ INFORMATION = (
     "as played low",
     "as played high",
 )
-INFORMATION_SETTINGS = ("clean-sides", "lowest-sides")
+INFORMATION_SETTINGS = ("clean-sides", "lowest-sides", "as-dealt")
 MAX_LENGTH = 2  # every holding of up to two cards that is not clean, and the ten published
 N_HANDS, PER_HAND = 40, 10  # hands a holding and setting, layouts a hand
+DEALT_MODEL = (
+    "dealt hands after the heuristic misère discard (clean-sides rates) with exactly one "
+    "catchable suit, the holding in any suit; the defenders' twenty cards split anew"
+)
+DEALT_SCAN = 200_000  # as-dealt: the hands are the first N_HANDS of a holding in these deals
 INFO_STREAM = N_HOLDINGS + 3
 OWN = LEADS.index("own")
 TITLE = "prefstats misère catch rates under each information model, on shared layouts"
@@ -101,6 +125,8 @@ def information_layouts(
     >>> bool((rows[:3, 3] == rows[0, 3]).all()), np.bitwise_count(rows[0]).tolist()
     (True, [10, 10, 10, 2])
     """
+    if setting not in INFORMATION_SETTINGS[:2]:
+        raise ValueError(f"setting must be clean-sides or lowest-sides, got {setting!r}")
     where = INFORMATION_SETTINGS.index(setting)
     if setting == "lowest-sides":
         tens = np.full(hands, lowest_sides_hand(holding), dtype=np.uint32)
@@ -115,22 +141,67 @@ def information_layouts(
     return np.ascontiguousarray(splits.reshape(hands * per_hand, N_PARTS))
 
 
-def information_tricks(layouts: np.ndarray) -> dict[str, np.ndarray]:
-    """int8 (n, 3) for each of ``INFORMATION``: the tricks under each lead on the same layouts
-    (n, 4) (the declarer's ten in seat 0, his two cards out of play in the talon's place).
+def dealt_picks(
+    holdings: list[int], rates: np.ndarray, hands: int = N_HANDS, seed: int = DEALT_SEED
+) -> dict[int, list[list[int]]]:
+    """For each holding, the first ``hands`` (deal, seat) of the ``as-dealt`` hands holding it
+    (``catch_tables.dealt_misere_hands``: the heuristic discard scoring with ``rates``, exactly
+    one catchable suit) among the first ``DEALT_SCAN`` deals of ``seed``, in deal order."""
+    found = dealt_misere_hands(deal_many(DEALT_SCAN, seed), rates).sort_values(["row", "seat"])
+    return {
+        h: found[found.holding == h][["row", "seat"]].head(hands).to_numpy().tolist()
+        for h in holdings
+    }
 
-    His candidate cards are his ten and the two out of play. The two out of play are random
-    here, not the rating's choice, so the catchers consider the discards the rating cannot tell
-    from them (``sound_misere_discards(..., made)``: within the tolerance of their estimated
-    chance of no catch, either way); the sound discards of the best would let the catchers
-    fear a better hand than the measured one, and measure that hand instead. The blind lead is
-    chosen for each hand (his ten and his cards out of play) over its rows among ``layouts``.
+
+def dealt_layouts(
+    picks: list[list[int]],
+    holding: int,
+    rates: np.ndarray,
+    per_hand: int = PER_HAND,
+    seed: int = SEED,
+    dealt_seed: int = DEALT_SEED,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The ``as-dealt`` layouts of ``picks`` (deal, seat) and each row's sound discards: the
+    seat's ten after the heuristic discard (scoring with ``rates``) in seat 0, his discard in
+    the talon's place, ``per_hand`` splits of the other twenty cards between the defenders
+    (left of him in seat 1); the sound discards are those the rating puts within its tolerance
+    of its best, judging his twelve cards (``sound_misere_discards``), and the one he made."""
+    deals = np.concatenate([deal_many(1, dealt_seed, start=deal) for deal, _ in picks])
+    seats = np.array([seat for _, seat in picks])
+    twelve = deals[np.arange(len(picks)), seats] | deals[:, TALON]
+    made = misere_discards(twelve, rates=rates)
+    known = np.zeros((len(picks), N_PARTS), dtype=np.uint32)
+    known[:, 0], known[:, TALON] = twelve & ~made, made
+    where = INFORMATION_SETTINGS.index("as-dealt")
+    splits = sample_layouts(known, per_hand, Stream(seed, (holding, where, INFO_STREAM + 1)))
+    sound = np.column_stack([made, sound_misere_discards(twelve, rates=rates)])
+    return (
+        np.ascontiguousarray(splits.reshape(len(picks) * per_hand, N_PARTS)),
+        np.repeat(sound, per_hand, axis=0),
+    )
+
+
+def information_tricks(
+    layouts: np.ndarray, sound: np.ndarray | None = None
+) -> dict[str, np.ndarray]:
+    """int8 (n, 3) for each of ``INFORMATION``: the tricks under each lead on the same layouts
+    (n, 4) (the declarer's ten in seat 0, his two discards in the talon's place).
+
+    His candidate cards are his ten and his discards; ``sound`` (n, k) are each row's discards
+    the catchers consider (0-padded), the one made among them. By default his two cards out of
+    play are random, not the rating's choice, so the catchers consider the discards the rating
+    cannot tell from them (``sound_misere_discards(..., made)``: within the tolerance of their
+    estimated chance of no catch, either way); the sound discards of the best would let the
+    catchers fear a better hand than the measured one, and measure that hand instead. The blind
+    lead is chosen for each hand (his ten and his discards) over its rows among ``layouts``.
     """
     hands = np.ascontiguousarray(layouts[:, :N_SEATS], dtype=np.uint32)
     candidates = hands.copy()
     candidates[:, 0] |= layouts[:, TALON]
     made = layouts[:, TALON]
-    sound = np.column_stack([made, sound_misere_discards(candidates[:, 0], made)])
+    if sound is None:
+        sound = np.column_stack([made, sound_misere_discards(candidates[:, 0], made)])
     seen = np.ascontiguousarray(layouts[:, TALON : TALON + 1], dtype=np.uint32)
     out = {"open": solve_leads(hands)}
     for name, possible in (("hidden floor", None), ("hidden sound", sound)):
@@ -175,21 +246,44 @@ def _blind_own_lead(
 
 
 def information_spec(
-    holdings: list[int], hands: int = N_HANDS, per_hand: int = PER_HAND, seed: int = SEED
+    holdings: list[int],
+    rates: np.ndarray,
+    hands: int = N_HANDS,
+    per_hand: int = PER_HAND,
+    seed: int = SEED,
 ) -> dict[str, Any]:
-    """The run driver's spec: one chunk per (setting, holding), ``hands * per_hand`` rows."""
-    items = [[setting, int(h)] for setting in INFORMATION_SETTINGS for h in holdings]
+    """The run driver's spec: one chunk per (setting, holding), ``hands * per_hand`` rows (as
+    dealt: per hand found, the hands written into the spec; a holding never found is left
+    out); ``rates`` (256,) the as-dealt discard's catch rates (``discards.defender_rates``)."""
+    picks = dealt_picks(holdings, rates, hands)
+    items: list[list[str | int]] = []
+    sizes = []
+    for setting in INFORMATION_SETTINGS:
+        for h in holdings:
+            size = len(picks[h]) if setting == "as-dealt" else hands
+            if size:
+                items.append([setting, h])
+                sizes.append(size)
     return {
         "kind": "catch-information",
-        "settings": {name: MODELS[name] for name in INFORMATION_SETTINGS},
+        "settings": {
+            **{name: MODELS[name] for name in INFORMATION_SETTINGS[:2]},
+            "as-dealt": DEALT_MODEL,
+        },
         "information": list(INFORMATION),
         "sound_tolerance": SOUND_TOLERANCE,
         "seed": seed,
         "items": items,
         "hands": hands,
         "per_hand": per_hand,
-        "chunk_rows": [hands * per_hand] * len(items),
-        "n": hands * per_hand * len(items),
+        "dealt": {
+            "seed": DEALT_SEED,
+            "scanned": DEALT_SCAN,
+            "discard_rates": [round(float(r), 12) for r in rates],
+            "picks": {str(h): picks[h] for h in holdings if picks[h]},
+        },
+        "chunk_rows": [size * per_hand for size in sizes],
+        "n": sum(sizes) * per_hand,
     }
 
 
@@ -197,13 +291,23 @@ def information_chunk(spec: dict[str, Any], chunk: Chunk) -> pd.DataFrame:
     """One row per layout of item ``chunk.index``: its setting, holding and hand, and the
     tricks under each model and lead (columns ``model|lead``)."""
     setting, holding = spec["items"][chunk.index]
-    layouts = information_layouts(holding, setting, spec["hands"], spec["per_hand"], spec["seed"])
-    tricks = information_tricks(layouts)
+    sound, hands = None, spec["hands"]
+    if setting == "as-dealt":
+        dealt = spec["dealt"]
+        picks = dealt["picks"][str(holding)]
+        rates = np.array(dealt["discard_rates"])
+        layouts, sound = dealt_layouts(
+            picks, holding, rates, spec["per_hand"], spec["seed"], dealt["seed"]
+        )
+        hands = len(picks)
+    else:
+        layouts = information_layouts(holding, setting, hands, spec["per_hand"], spec["seed"])
+    tricks = information_tricks(layouts, sound)
     table = pd.DataFrame(
         {
             "setting": np.full(len(layouts), INFORMATION_SETTINGS.index(setting), np.uint8),
             "holding": np.full(len(layouts), holding, np.uint8),
-            "hand": np.repeat(np.arange(spec["hands"], dtype=np.int16), spec["per_hand"]),
+            "hand": np.repeat(np.arange(hands, dtype=np.int16), spec["per_hand"]),
         }
     )
     for name in INFORMATION:
@@ -262,7 +366,8 @@ def build_information(
 ) -> pd.DataFrame:
     """Run (or resume) the information run and write ``catch_information`` into ``out`` (the
     package's data folder by default); returns the table."""
-    spec = information_spec(information_holdings(max_length), hands, per_hand, seed)
+    rates = defender_rates(catch_rate_table("clean-sides"))
+    spec = information_spec(information_holdings(max_length), rates, hands, per_hand, seed)
     folder = Path(runs) / f"catch-information-h{hands}x{per_hand}-l{max_length}-s{seed}"
     paths = run_chunks(information_chunk, spec, folder, jobs=jobs, progress=progress, unit="layout")
     table = information_table(load_run(folder))
@@ -278,6 +383,12 @@ def build_information(
         + ", ".join(COMMON_HOLDINGS),
         "hands": hands,
         "layouts_per_hand": per_hand,
+        "as_dealt": {
+            "deals": f"the first {DEALT_SCAN:,} of seed {DEALT_SEED}",
+            "hands": f"the first {hands} as-dealt hands of each holding (fewer where the deals "
+            "hold fewer), in deal order",
+            "discard": "heuristic, scoring with the shipped clean-sides rates",
+        },
         "cpu_seconds": round(cpu_seconds(paths), 1),
         "confidence": 0.95,
         "intervals": "Wilson for P(caught), t for E[tricks]",
@@ -285,3 +396,30 @@ def build_information(
     stem = Path(out or data_folder()) / Path(CATCH_INFORMATION).stem
     write_shipped(table, stem, provenance, TITLE)
     return table
+
+
+# --- what it is worth -------------------------------------------------------------------------
+
+
+def information_ev(table: pd.DataFrame, rules: RuleSet = EV_RULES) -> pd.DataFrame:
+    """Each row of a ``catch_information`` table with what its trick distribution is worth
+    (four players, Sochi by default): ``solo_ev`` in whists a deal with its 95% interval,
+    ``tricks_if_caught`` (m, E[tricks] / P(caught)), ``break_even`` (the P(caught) at which a
+    solo misère with that m is worth nothing, ``players.sharing.break_even_catch_probability``)
+    and ``dealer_accepts`` (a risk-neutral dealer accepts an invitation iff the solo EV > 0)."""
+    counts = table[[f"tricks_{k}" for k in range(11)]].to_numpy()
+    records = []
+    for row, mean, caught in zip(counts, table.mean_tricks, table.p_caught, strict=True):
+        solo = misere_values(np.repeat(np.arange(11), row), rules).loc["solo"].to_dict()
+        m = float(mean / caught) if caught > 0 else float("nan")
+        records.append(
+            {
+                "solo_ev": float(solo["ev"]),
+                "solo_ev_low": float(solo["low"]),
+                "solo_ev_high": float(solo["high"]),
+                "tricks_if_caught": m,
+                "break_even": break_even_catch_probability(m, rules) if caught > 0 else m,
+                "dealer_accepts": bool(solo["ev"] > 0),
+            }
+        )
+    return pd.concat([table.reset_index(drop=True), pd.DataFrame(records)], axis=1)
