@@ -4,6 +4,8 @@ the blind lead chosen per hand, the paired counts, and the shipped rows recomput
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -14,6 +16,7 @@ from prefstats.game.deal import TALON, deal_many
 from prefstats.misere.classes import SuitClass, class_codes
 from prefstats.misere.tables import (
     CATCH_INFORMATION,
+    COMMON_HOLDINGS,
     LEADS,
     catch_rate_table,
     load_catch_information,
@@ -141,15 +144,15 @@ def test_the_table_pairs_each_model_with_open_play() -> None:
     )
     rows["hidden sound|left"] = np.array([0, 0, 1, 0], np.int8)
     rows["blind lead|own"] = np.array([1, 1, 2, 0], np.int8)
-    table = information_table(rows).set_index(["information", "lead"])
-    assert table.loc[("open", "left"), ["caught", "open_caught", "saved", "added"]].tolist() == [
-        2,
-        2,
-        0,
-        0,
-    ]
-    assert table.loc[("hidden sound", "left"), ["caught", "saved", "added"]].tolist() == [1, 1, 0]
-    assert table.loc[("blind lead", "own"), ["caught", "saved", "added"]].tolist() == [3, 0, 1]
+    table = information_table(rows)
+
+    def counts(model: str, lead: str) -> list[int]:
+        row = table[(table.information == model) & (table.lead == lead)]
+        return [int(v) for v in row[["caught", "open_caught", "saved", "added"]].to_numpy()[0]]
+
+    assert counts("open", "left") == [2, 2, 0, 0]
+    assert counts("hidden sound", "left") == [1, 2, 1, 0]
+    assert counts("blind lead", "own") == [3, 2, 0, 1]
     assert set(table["hands"]) == {2} and set(table["holding"]) == {"7 10"}
 
 
@@ -181,22 +184,27 @@ def test_the_shipped_table_keeps_the_models_order_on_every_row(shipped_table: pd
     """Paired on the same layouts, exactly: hidden models save open catches and add none, the
     floor catches no more than hidden sound, the blind lead adds catches and saves none, and
     the defenders' leads are open play for the blind lead."""
-    t = shipped_table.set_index(["setting", "holding", "lead", "information"])["caught"].unstack()
-    rows = shipped_table.set_index("information")
-    assert (rows.loc["open", "caught"] == rows.loc["open", "open_caught"]).all()
+    key = ["setting", "holding", "lead"]
+    by_model = {
+        name: part.sort_values(key).reset_index(drop=True)
+        for name, part in shipped_table.groupby("information")
+    }
+
+    def column(model: str, name: str) -> np.ndarray:
+        return by_model[model][name].to_numpy()
+
+    assert (column("open", "caught") == column("open", "open_caught")).all()
     for model in ("hidden floor", "hidden sound"):
-        assert (rows.loc[model, "added"] == 0).all()
-    assert (rows.loc["blind lead", "saved"] == 0).all()
-    assert (
-        rows.loc["blind lead", "caught"]
-        == rows.loc["blind lead", "open_caught"] + rows.loc["blind lead", "added"]
-    ).all()
-    assert (t["hidden floor"] <= t["hidden sound"]).all()
-    assert (t["hidden sound"] <= t["open"]).all()
-    assert (t["open"] <= t["blind lead"]).all()
-    assert (t["as played low"] <= t["as played high"]).all()
-    defenders = t.xs("left", level="lead")
-    assert (defenders["blind lead"] == defenders["open"]).all()
+        assert (column(model, "added") == 0).all()
+    assert (column("blind lead", "saved") == 0).all()
+    blind = column("blind lead", "caught")
+    assert (blind == column("blind lead", "open_caught") + column("blind lead", "added")).all()
+    assert (column("hidden floor", "caught") <= column("hidden sound", "caught")).all()
+    assert (column("hidden sound", "caught") <= column("open", "caught")).all()
+    assert (column("open", "caught") <= blind).all()
+    assert (column("as played low", "caught") <= column("as played high", "caught")).all()
+    defenders = column("open", "lead") != "own"
+    assert (blind[defenders] == column("open", "caught")[defenders]).all()
 
 
 def test_shipped_rows_are_reproduced_exactly(shipped_table: pd.DataFrame) -> None:
@@ -212,5 +220,33 @@ def test_shipped_rows_are_reproduced_exactly(shipped_table: pd.DataFrame) -> Non
         (shipped_table.setting == "lowest-sides") & (shipped_table.holding_mask == holding)
     ]
     for row in mine.itertuples():
-        counts = np.bincount(tricks[row.information][:, LEADS.index(row.lead)], minlength=11)
+        counts = np.bincount(
+            tricks[str(row.information)][:, LEADS.index(str(row.lead))], minlength=11
+        )
         assert counts.tolist() == [getattr(row, f"tricks_{k}") for k in range(11)]
+
+
+def test_the_rules_text_states_the_shipped_figures(shipped_table: pd.DataFrame) -> None:
+    """docs/rules.md's figures of what the information changes are the shipped table's."""
+    rules = (Path(__file__).resolve().parents[1] / "docs" / "rules.md").read_text(encoding="utf-8")
+    rules = " ".join(rules.split())
+    ten = shipped_table[shipped_table.holding.isin(COMMON_HOLDINGS)]
+
+    def total(setting: str, model: str, lead: str, column: str) -> int:
+        rows = ten[(ten.setting == setting) & (ten.information == model) & (ten.lead == lead)]
+        return int(rows[column].sum())
+
+    lowest_saved = total("lowest-sides", "as played low", "left", "saved")
+    lowest_open = total("lowest-sides", "open", "left", "caught")
+    dealt_saved = total("as-dealt", "as played low", "left", "saved")
+    dealt_open = total("as-dealt", "open", "left", "caught")
+    assert (
+        f"saves {lowest_saved / lowest_open:.0%} of the open catches on the defenders' lead "
+        f"({lowest_saved:,} of {lowest_open:,}) and the floor catches "
+        f"{total('lowest-sides', 'hidden floor', 'left', 'caught'):,}"
+    ) in rules
+    assert f"it saves {dealt_saved / dealt_open:.0%} ({dealt_saved:,} of {dealt_open:,})" in rules
+    for setting, text in (("lowest-sides", "lowest-sides"), ("as-dealt", "as dealt")):
+        added = total(setting, "blind lead", "own", "added")
+        own = total(setting, "open", "own", "caught")
+        assert f"{added:,} of {own:,} {text}" in rules

@@ -113,8 +113,8 @@ def played_answer(info: pd.DataFrame, setting: str = PLAYED_SETTING) -> str:
     saved = int(left[left.information == "as played low"].saved.sum())
     caught = int(left[left.information == "open"].caught.sum())
     sentences = [
-        f"On the left lead the hidden discard saves {saved:,} of the {caught:,} open catches of "
-        f"the ten published holdings ({saved / caught:.0%})."
+        f"In {setting}, on the left lead, the hidden discard saves {saved:,} of the {caught:,} "
+        f"open catches of the ten published holdings ({saved / caught:.0%})."
     ]
     for lead in ("left", "own"):
         rows = part[part.lead == lead]
@@ -124,7 +124,8 @@ def played_answer(info: pd.DataFrame, setting: str = PLAYED_SETTING) -> str:
             m = model.mean_tricks.sum() / model.p_caught.sum()
             cells[name] = (break_even_catch_probability(m), int(model.dealer_accepts.sum()))
         sentences.append(
-            f"On the {lead} lead, over the {holdings} holdings measured, a caught misère's tricks "
+            f"On the {lead} lead, over the {holdings} holdings measured in {setting}, a caught "
+            "misère's tricks "
             f"put the break-even P(caught) at {cells['open'][0]:.3f} in open play and "
             f"{cells['as played high'][0]:.3f}–{cells['as played low'][0]:.3f} as played, and "
             f"a risk-neutral dealer accepts an invitation (solo EV above 0; four players, Sochi) "
@@ -135,10 +136,28 @@ def played_answer(info: pd.DataFrame, setting: str = PLAYED_SETTING) -> str:
 
 
 def played_markdown(info: pd.DataFrame, rates: pd.DataFrame, setting: str = PLAYED_SETTING) -> str:
-    """A markdown table of ``tables.played_comparison`` for the ten published holdings, with
-    the published figures (``rates``: the catch-rate table)."""
+    """Markdown tables of ``tables.played_comparison`` for the ten published holdings, with
+    the published figures (``rates``: the catch-rate table), its model, and
+    ``tables.played_by_setting`` with what differs between the settings."""
     published = published_comparison(table=rates)
-    return _markdown(tables.played_comparison(info, COMMON_HOLDINGS, setting, published))
+    return "\n\n".join(
+        [
+            _markdown(tables.played_comparison(info, COMMON_HOLDINGS, setting, published)),
+            played_model(info, setting),
+            _markdown(tables.played_by_setting(info, COMMON_HOLDINGS)),
+            PLAYED_SETTINGS_TEXT,
+        ]
+    )
+
+
+PLAYED_SETTINGS_TEXT = (
+    "The ten published holdings pooled, in each setting (as-dealt has no 7 9: it is never the "
+    "one catchable suit of a dealt misère hand). In lowest-sides and clean-sides his two cards "
+    "out of play are random, so the discards his rating cannot tell from them are many and the "
+    "catchers must cover them all; as dealt he made his rating's choice, and the discards it "
+    "puts within 0.05 of its best are often his alone, so the catchers all but know his discard "
+    "and the hidden discard saves few catches."
+)
 
 
 def _markdown(shown: pd.DataFrame) -> str:
@@ -164,11 +183,7 @@ def readme_blocks() -> dict[str, str]:
         "findings": findings_markdown(findings) + "\n\n" + claim_answer(findings),
         "sensitivity": sensitivity_markdown(pd.read_parquet(shipped(SENSITIVITY))),
         "catch": catch_markdown(published_comparison(table=rates)) + "\n\n" + catch_answer(rates),
-        "played": played_markdown(info, rates)
-        + "\n\n"
-        + played_model(info)
-        + " "
-        + played_answer(info),
+        "played": played_markdown(info, rates) + " " + played_answer(info),
         "sharing": sharing_answer(pd.read_parquet(shipped(MISERE_EV))),
     }
     return {name: blocks[name] for name in README_BLOCKS}

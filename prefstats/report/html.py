@@ -28,7 +28,13 @@ from prefstats.misere.exact import suit_class_probabilities
 from prefstats.misere.published import SOURCES
 from prefstats.misere.tables import COMMON_HOLDINGS, pair_independence, published_comparison
 from prefstats.report import plots, tables
-from prefstats.report.answers import PLAYED_SETTING, played_answer, played_model, sharing_answer
+from prefstats.report.answers import (
+    PLAYED_SETTING,
+    PLAYED_SETTINGS_TEXT,
+    played_answer,
+    played_model,
+    sharing_answer,
+)
 from prefstats.studies.catch_information import information_ev
 from prefstats.studies.misere_ev import break_even
 from prefstats.studies.results import (
@@ -176,12 +182,15 @@ def _figure(
     caption: str,
     size: tuple[float, float],
     phone: Callable[[Figure], None] | None = None,
+    phone_height: float | None = None,
 ) -> str:
     """A figure drawn twice: at ``size`` for a wide page, and ``PHONE_WIDTH`` inches wide for a
     phone (``phone`` draws that one, stacking panels; default ``draw``), so that its text
-    stays about as large as the page's on a 390-pixel screen."""
+    stays about as large as the page's on a 390-pixel screen (``phone_height`` inches tall,
+    default about the page's)."""
     wide = _png(draw, size)
-    narrow = _png(phone or draw, (PHONE_WIDTH, max(PHONE_HEIGHT, size[1] * 0.9)))
+    height = phone_height or max(PHONE_HEIGHT, size[1] * 0.9)
+    narrow = _png(phone or draw, (PHONE_WIDTH, height))
     return (
         f"<figure><picture><source media='{PHONE_MEDIA}' srcset='data:image/png;base64,"
         f"{narrow}'><img alt='{_e(caption)}' src='data:image/png;base64,{wide}'></picture>"
@@ -449,7 +458,7 @@ def _catch(rates: pd.DataFrame) -> str:
 
 def _played(info: pd.DataFrame, rates: pd.DataFrame | None) -> str:
     info = information_ev(info)
-    published = published_comparison(table=rates) if rates is not None else None
+    published = published_comparison(table=rates) if rates is not None and len(rates) else None
     return "\n".join(
         [
             "<h2 id='played'>Misère as played</h2>",
@@ -466,13 +475,16 @@ def _played(info: pd.DataFrame, rates: pd.DataFrame | None) -> str:
                 "layouts.",
                 "note",
             ),
+            _table(tables.played_by_setting(info, COMMON_HOLDINGS)),
+            _p(PLAYED_SETTINGS_TEXT),
             _p(played_answer(info)),
             _figure(
                 lambda fig: plots.played(info, fig, COMMON_HOLDINGS, PLAYED_SETTING),
                 "The ten published holdings: P(caught) in open play and at the two ends of the "
                 "as-played bracket (the band), with 95% intervals, and the floor.",
-                (9, 3.4),
+                (9, 3.6),
                 lambda fig: plots.played(info, fig, COMMON_HOLDINGS, PLAYED_SETTING, True),
+                phone_height=5.4,
             ),
         ]
     )

@@ -330,5 +330,7 @@ def played(
         ax.set_xticks(x, list(holdings), rotation=45, fontsize=8)
         ax.set_ylim(-0.02, 1.02)
         ax.set_title(f"{lead} lead, {setting}")
-    np.ravel(axes)[0].set_ylabel("P(caught)")
-    np.ravel(axes)[0].legend(fontsize=7, loc="upper left")
+    for ax in np.ravel(axes)[:: 1 if stacked else len(leads)]:
+        ax.set_ylabel("P(caught)")
+    handles, labels = np.ravel(axes)[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="outside lower center", ncols=4, fontsize=7)

@@ -252,5 +252,37 @@ def played_comparison(
     return shown
 
 
+def played_by_setting(info: pd.DataFrame, holdings: tuple[str, ...]) -> pd.DataFrame:
+    """The ``holdings`` of a ``catch_information`` table pooled, for each setting and lead
+    (own, left): the layouts, the catches in open play, at the two ends of the as-played
+    bracket and at the floor (count and share), the open catches the low end saves and the
+    catches the blind lead adds."""
+    rows = []
+    part = info[info.holding.isin(holdings)]
+    for setting in part.setting.unique():
+        for lead in PLAYED_LEADS:
+            mine = part[(part.setting == setting) & (part.lead == lead)]
+            total = {
+                m: mine[mine.information == m][["n", "caught", "saved", "added"]].sum()
+                for m in ("open", "as played low", "as played high", "hidden floor", "blind lead")
+            }
+            n = int(total["open"]["n"])
+            shares = {m: f"{int(t['caught']):,} ({t['caught'] / n:.3f})" for m, t in total.items()}
+            rows.append(
+                {
+                    "setting": setting,
+                    "lead": lead,
+                    "layouts": f"{n:,}",
+                    "open": shares["open"],
+                    "as played low": shares["as played low"],
+                    "as played high": shares["as played high"],
+                    "floor": shares["hidden floor"],
+                    "open catches saved": f"{int(total['as played low']['saved']):,}",
+                    "added by the blind lead": f"{int(total['blind lead']['added']):,}",
+                }
+            )
+    return pd.DataFrame(rows)
+
+
 def _count(by_model: pd.DataFrame, model: str, column: str) -> int:
     return int(str(by_model.at[model, column]))
