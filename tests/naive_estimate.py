@@ -129,7 +129,9 @@ def _catchers_card(
     best: tuple[int, int, int] | None = None
     for card in sorted(_legal(hands[seat], led)):
         after = _without(hands, seat, card)
-        values = [open_value((cand - w, after[1], after[2]), leader, (*trick, card)) for w in possible]
+        values = [
+            open_value((cand - w, after[1], after[2]), leader, (*trick, card)) for w in possible
+        ]
         caught = sum(value > 0 for value in values)
         total = sum(values)
         key = (caught if taken == 0 else total, total, -card)
