@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import combinations
 from typing import Any
 
@@ -43,9 +44,10 @@ def random_case(rng: np.random.Generator, hand: int) -> tuple[int, list[int] | N
     return made, sorted([made, *chosen])
 
 
-def estimate_rows(
-    cases: list[tuple[int, int, int, int, list[int] | None]], leader: int, declarer: int = 0
-) -> np.ndarray:
+Case = tuple[int, int, int, int, list[int] | None]  # hand12, left, right, made, W (None: all)
+
+
+def estimate_rows(cases: Sequence[Case], leader: int, declarer: int = 0) -> np.ndarray:
     """``estimate_tricks_many`` over (hand12, left, right, made, W) cases, W padded with 0 (a
     None W written out as every pair)."""
     cases = [(h, lf, r, m, pairs_of(h) if w is None else w) for h, lf, r, m, w in cases]
