@@ -23,8 +23,11 @@ open solver's table.
 
 The result is the number of tricks the declarer takes. Against any catchers the declarer's rule
 keeps his tricks taken plus the open value of the position from rising, so it is at most the
-open solve; with one discard in W the catchers' rule is open play and the result is the open
-solve.
+open solve. With one discard left in S the catchers' rule orders their cards as the open value
+does (the number of discards where he is still caught, then the sum, is the open value's order
+for one discard), so both sides keep that sum constant: the play is not simulated further, his
+tricks are his tricks so far plus the open value at that trick start. With one discard in W the
+result is the open solve.
 """
 
 from __future__ import annotations
@@ -313,6 +316,11 @@ def _played_tricks(
     start; ``first`` a card he (on lead) must lead, or ``NO_CARD``."""
     taken = 0
     while hl:
+        if first == NO_CARD and _count(s_lo) + _count(s_hi) == 1:
+            # one discard left: both sides play open (the module's note), so he takes the open
+            # value from here
+            kept = cand & ~made
+            return taken + exact_value(kept, hl, hr, leader, NO_TRUMP, 1, 0, _count(hl), tt)
         card1 = card2 = NO_CARD
         for step in range(N_SEATS):
             seat = (leader + step) % N_SEATS
