@@ -84,8 +84,8 @@ def time_hidden(hands: np.ndarray, seat: int, hand12: int, discard: int) -> dict
     """Milliseconds a layout of the open solve, the hidden-discard search over the sound
     discards (and the one made), the estimate over the same discards and the floor, on the
     same sample of the layouts; their P(caught), and on how many layouts the estimate falls
-    below the hidden value (a PIMC catcher may do worse on one layout than the strategy that
-    is sure against every discard)."""
+    below the hidden value, and leaves him uncaught where it catches him (a PIMC catcher may do
+    worse on one layout than the strategy that is sure against every discard)."""
     size = min(HIDDEN_SAMPLE, len(hands))
     floor_size = min(FLOOR_SAMPLE, size)
     sample = np.random.default_rng(HIDDEN_SEED).choice(len(hands), size, replace=False)
@@ -117,6 +117,7 @@ def time_hidden(hands: np.ndarray, seat: int, hand12: int, discard: int) -> dict
         "p_hidden": float((found > 0).mean()),
         "p_estimate": float((estimate > 0).mean()),
         "estimate_below_hidden": float((estimate < found).sum()),
+        "estimate_escapes": float(((estimate == 0) & (found > 0)).sum()),
         "p_floor": float((floor > 0).mean()),
         "p_hidden_floor_sample": float((found[:floor_size] > 0).mean()),
     }
@@ -198,7 +199,8 @@ def main() -> dict[str, float]:
             print(
                 f"    estimate inside the bracket {f['estimate_ms']:.3f} "
                 f"({f['estimate_ms'] / f['open_ms']:.1f}x, P {f['p_estimate']:.3f}; below the "
-                f"hidden value on {f['estimate_below_hidden']:.0f} layouts)"
+                f"hidden value on {f['estimate_below_hidden']:.0f} layouts, uncaught where it "
+                f"catches on {f['estimate_escapes']:.0f})"
             )
     print("catch rates (prefstats/data/catch_rates.parquet; three settings, 95% CI):")
     for line in headline_rows():
