@@ -62,6 +62,7 @@ KERNEL_SOURCES = (
     "solver/_search.py",
     "solver/_potential.py",
     "solver/_hidden.py",
+    "solver/_estimate.py",
     "benchmarks/speed.py",
 )
 CACHE_PREFIX = "prefstats-kernels-"

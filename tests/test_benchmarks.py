@@ -25,9 +25,11 @@ def test_bench_headlines_quote_the_shipped_tables() -> None:
 
 def test_the_hidden_discard_benchmark_pairs_its_models() -> None:
     """``time_hidden`` solves the same layouts open, hidden among the discards like his, and
-    with every pair possible: the rates are ordered on them (its own asserts check each layout)."""
+    with every pair possible, and plays them out under the estimate: the rates are ordered on
+    them (its own asserts check each layout)."""
     dealt, talon, discard = HANDS[0]
     hands = layouts(dealt, talon, discard, 1)[::4000]
     figures = time_hidden(hands, 1, parse_hand(dealt) | parse_hand(talon), parse_hand(discard))
     assert figures["p_hidden"] <= figures["p_open"] and figures["sound"] >= 1
     assert figures["p_floor"] <= figures["p_hidden_floor_sample"]
+    assert figures["p_estimate"] <= figures["p_open"] and figures["estimate_ms"] > 0

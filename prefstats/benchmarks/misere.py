@@ -8,7 +8,9 @@ thread, so with a cold transposition table, after a warm-up that loads the compi
 Two hands: one with two catchable suits, one with a single catchable suit. Then, on a fixed
 sample of the same layouts, the hidden-discard search (``solver.hidden_discard_many``: the
 catchers know his twelve cards and his sound discards, not which one he made; and the floor,
-every pair) beside the open solve of the same layouts, milliseconds a layout, cold tables.
+every pair) and the estimate inside the bracket (``solver.estimate_tricks_many``: catchers
+playing perfect-information Monte Carlo over the same sound discards against a double-dummy
+declarer) beside the open solve of the same layouts, milliseconds a layout, cold tables.
 Then the shipped tables' catch rates of a few classic holdings and pairs of holdings.
 """
 
@@ -32,7 +34,7 @@ from prefstats.misere.tables import (
     load_catch_rates,
 )
 from prefstats.players.discards import sound_misere_discards
-from prefstats.solver import hidden_discard_many, makes_many, solve_many
+from prefstats.solver import estimate_tricks_many, hidden_discard_many, makes_many, solve_many
 
 HANDS = (  # dealt hand, talon, discard
     ("♠7 8 A ♣7 9 ♦7 8 ♥8 9 10", "♠K ♦J", "♠K A"),  # keeps ♠7 8 and ♥8 9 10: two holes
@@ -80,8 +82,10 @@ def time_layouts(hands: np.ndarray, seat: int) -> dict[str, float]:
 
 def time_hidden(hands: np.ndarray, seat: int, hand12: int, discard: int) -> dict[str, float]:
     """Milliseconds a layout of the open solve, the hidden-discard search over the sound
-    discards (and the one made) and the floor, on the same sample of the layouts; and their
-    P(caught)."""
+    discards (and the one made), the estimate over the same discards and the floor, on the
+    same sample of the layouts; their P(caught), and on how many layouts the estimate falls
+    below the hidden value, and leaves him uncaught where it catches him (a PIMC catcher may do
+    worse on one layout than the strategy that is sure against every discard)."""
     size = min(HIDDEN_SAMPLE, len(hands))
     floor_size = min(FLOOR_SAMPLE, size)
     sample = np.random.default_rng(HIDDEN_SEED).choice(len(hands), size, replace=False)
@@ -91,19 +95,29 @@ def time_hidden(hands: np.ndarray, seat: int, hand12: int, discard: int) -> dict
     sound = sound_misere_discards(np.array([hand12], dtype=np.uint32), np.array([discard]))[0]
     possible = np.unique(np.r_[sound[sound > 0], discard]).astype(np.uint32)
     rows = np.broadcast_to(possible, (len(seen), len(possible))).copy()
+    made = np.full(len(seen), discard, dtype=np.uint32)
     hidden_discard_many(hidden[:4], declarer=seat, discards=rows[:4])  # load the kernels
+    estimate_tricks_many(hidden[:4], made=made[:4], declarer=seat, discards=rows[:4])
     solve_many(seen[:4], misere=True, declarer=seat)
     tricks, open_seconds = _cold(lambda: solve_many(seen, misere=True, declarer=seat))
     found, hidden_seconds = _cold(lambda: hidden_discard_many(hidden, declarer=seat, discards=rows))
+    estimate, estimate_seconds = _cold(
+        lambda: estimate_tricks_many(hidden, made=made, declarer=seat, discards=rows)
+    )
     floor, floor_seconds = _cold(lambda: hidden_discard_many(hidden[:floor_size], declarer=seat))
     assert (found <= tricks).all() and (floor <= found[:floor_size]).all()
+    assert (estimate <= tricks).all()
     return {
         "sound": len(possible),
         "open_ms": 1e3 * open_seconds / len(seen),
         "hidden_ms": 1e3 * hidden_seconds / len(seen),
+        "estimate_ms": 1e3 * estimate_seconds / len(seen),
         "floor_ms": 1e3 * floor_seconds / floor_size,
         "p_open": float((tricks > 0).mean()),
         "p_hidden": float((found > 0).mean()),
+        "p_estimate": float((estimate > 0).mean()),
+        "estimate_below_hidden": float((estimate < found).sum()),
+        "estimate_escapes": float(((estimate == 0) & (found > 0)).sum()),
         "p_floor": float((floor > 0).mean()),
         "p_hidden_floor_sample": float((found[:floor_size] > 0).mean()),
     }
@@ -181,6 +195,12 @@ def main() -> dict[str, float]:
                 f"{f['sound']:.0f} {f['hidden_ms']:.3f} ({hidden_ratio:.1f}x, P "
                 f"{f['p_hidden']:.3f}); floor {f['floor_ms']:.3f} ({floor_ratio:.1f}x, P "
                 f"{f['p_floor']:.3f} where hidden {f['p_hidden_floor_sample']:.3f})"
+            )
+            print(
+                f"    estimate inside the bracket {f['estimate_ms']:.3f} "
+                f"({f['estimate_ms'] / f['open_ms']:.1f}x, P {f['p_estimate']:.3f}; below the "
+                f"hidden value on {f['estimate_below_hidden']:.0f} layouts, uncaught where it "
+                f"catches on {f['estimate_escapes']:.0f})"
             )
     print("catch rates (prefstats/data/catch_rates.parquet; three settings, 95% CI):")
     for line in headline_rows():

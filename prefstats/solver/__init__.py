@@ -14,6 +14,8 @@ check and convert (``_checks``) and run the numba kernels (``_search``, ``_poten
 - ``exact``: ``solve``, ``solve_many``, ``makes_many``, ``best_card``;
 - ``discard``: ``best_discard``, ``late_discard_reaches``, ``potential_many`` and the like;
 - ``bounds``: the misère and contract bounds the search uses;
+- ``hidden`` and ``estimate``: misère with the discard hidden, its blind lead and the estimate
+  inside its bracket;
 - ``contracts`` (the solver on the game's contracts) and ``line`` (a play line), imported by
   name.
 
@@ -44,6 +46,7 @@ from prefstats.solver.discard import (
     potential_many,
     some_game_many,
 )
+from prefstats.solver.estimate import estimate_tricks_many
 from prefstats.solver.exact import (
     LAYOUT_ROWS,
     best_card,
@@ -68,6 +71,7 @@ __all__ = [
     "blind_lead",
     "clear_tables",
     "defence_quick_tricks",
+    "estimate_tricks_many",
     "first_lead_many",
     "hidden_discard_many",
     "hidden_discard_tricks",
