@@ -99,6 +99,9 @@ def test_information_models_are_ordered_on_every_layout() -> None:
         low = (tricks["as played low"][:, OWN] > 0).reshape(4, 6).sum(axis=1)
         high = (tricks["as played high"][:, OWN] > 0).reshape(4, 6).sum(axis=1)
         assert (low <= high).all(), text
+        assert (tricks["estimate"][:, 1:] <= tricks["open"][:, 1:]).all()
+        estimate = (tricks["estimate"][:, OWN] > 0).reshape(4, 6).sum(axis=1)
+        assert (estimate <= high).all(), text
 
 
 def test_the_blind_lead_is_one_card_for_a_hand_caught_on_fewest_of_its_layouts() -> None:
@@ -193,6 +196,7 @@ def test_the_shipped_table_keeps_the_models_order_on_every_row(shipped_table: pd
     def column(model: str, name: str) -> np.ndarray:
         return by_model[model][name].to_numpy()
 
+    defenders = column("open", "lead") != "own"
     assert (column("open", "caught") == column("open", "open_caught")).all()
     for model in ("hidden floor", "hidden sound"):
         assert (column(model, "added") == 0).all()
@@ -203,7 +207,8 @@ def test_the_shipped_table_keeps_the_models_order_on_every_row(shipped_table: pd
     assert (column("hidden sound", "caught") <= column("open", "caught")).all()
     assert (column("open", "caught") <= blind).all()
     assert (column("as played low", "caught") <= column("as played high", "caught")).all()
-    defenders = column("open", "lead") != "own"
+    assert (column("estimate", "caught") <= column("as played high", "caught")).all()
+    assert (column("estimate", "added")[defenders] == 0).all()
     assert (blind[defenders] == column("open", "caught")[defenders]).all()
 
 

@@ -480,8 +480,9 @@ def _played(info: pd.DataFrame, rates: pd.DataFrame | None) -> str:
             _p(played_answer(info)),
             _figure(
                 lambda fig: plots.played(info, fig, COMMON_HOLDINGS, PLAYED_SETTING),
-                "The ten published holdings: P(caught) in open play and at the two ends of the "
-                "as-played bracket (the band), with 95% intervals, and the floor.",
+                "The ten published holdings: P(caught) in open play, at the two ends of the "
+                "as-played bracket (the band) and by the estimate, with 95% intervals, and the "
+                "floor.",
                 (9, 3.6),
                 lambda fig: plots.played(info, fig, COMMON_HOLDINGS, PLAYED_SETTING, True),
                 phone_height=5.4,

@@ -283,6 +283,7 @@ PLAYED_STYLE = {  # marker and colour of each information model in the as-played
     "open": ("o", "tab:blue"),
     "as played low": ("v", "tab:red"),
     "as played high": ("^", "tab:purple"),
+    "estimate": ("D", "tab:green"),
     "hidden floor": ("x", "gray"),
 }
 
@@ -295,8 +296,9 @@ def played(
     stacked: bool = False,
 ) -> None:
     """One panel per lead (own, left; side by side, or one above the other if ``stacked``):
-    each holding's P(caught) in open play and at the two ends of the as-played bracket, each
-    with its 95% interval, joined by a band (the bracket), and the floor; one setting of a
+    each holding's P(caught) in open play, at the two ends of the as-played bracket (joined by
+    a band) and by the estimate inside it, each with its 95% interval, and the floor; one
+    setting of a
     ``catch_information`` table."""
     leads = ("own", "left")
     shape = (len(leads), 1) if stacked else (1, len(leads))
@@ -307,7 +309,7 @@ def played(
             ["holding", "information"]
         )
         for shift, (name, (marker, colour)) in zip(
-            (-0.15, 0.15, 0.0, 0.0), PLAYED_STYLE.items(), strict=True
+            (-0.2, 0.2, 0.0, 0.1, 0.0), PLAYED_STYLE.items(), strict=True
         ):
             rows = part.xs(name, level="information").reindex(list(holdings))
             errors = None

@@ -213,7 +213,8 @@ def played_comparison(
 ) -> pd.DataFrame:
     """A ``catch_information`` table with its EV columns (``studies.catch_information
     .information_ev``) for reading: for each holding and lead, P(caught) in open play with
-    its interval, the as-played bracket [low, high] with the low end's interval, the floor, the
+    its interval, the as-played bracket [low, high] with the low end's interval, the estimate
+    inside it with its interval, the floor, the
     open catches the low end saves (of how many), the solo EV in whists under open play and at
     the bracket's ends, and the published figure if ``published`` (``misere.tables
     .published_comparison``) is given."""
@@ -225,6 +226,7 @@ def played_comparison(
                 continue
             by = part.set_index("information")
             low, high, open_ = by.loc["as played low"], by.loc["as played high"], by.loc["open"]
+            estimate = by.loc["estimate"]
             rows.append(
                 {
                     "holding": text,
@@ -233,6 +235,8 @@ def played_comparison(
                     f"{open_.p_caught_high:.3f})",
                     "as played": f"{low.p_caught:.3f}–{high.p_caught:.3f}",
                     "low end 95% CI": f"{low.p_caught_low:.3f}–{low.p_caught_high:.3f}",
+                    "estimate": f"{estimate.p_caught:.3f} ({estimate.p_caught_low:.3f}–"
+                    f"{estimate.p_caught_high:.3f})",
                     "floor": f"{by.loc['hidden floor'].p_caught:.3f}",
                     "open catches saved": f"{_count(by, 'as played low', 'saved'):,} of "
                     f"{_count(by, 'open', 'caught'):,}",
@@ -255,8 +259,8 @@ def played_comparison(
 def played_by_setting(info: pd.DataFrame, holdings: tuple[str, ...]) -> pd.DataFrame:
     """The ``holdings`` of a ``catch_information`` table pooled, for each setting and lead
     (own, left): the layouts, the catches in open play, at the two ends of the as-played
-    bracket and at the floor (count and share), the open catches the low end saves and the
-    catches the blind lead adds."""
+    bracket, by the estimate and at the floor (count and share), the open catches the low end
+    saves and the catches the blind lead adds."""
     rows = []
     part = info[info.holding.isin(holdings)]
     for setting in part.setting.unique():
@@ -264,7 +268,14 @@ def played_by_setting(info: pd.DataFrame, holdings: tuple[str, ...]) -> pd.DataF
             mine = part[(part.setting == setting) & (part.lead == lead)]
             total = {
                 m: mine[mine.information == m][["n", "caught", "saved", "added"]].sum()
-                for m in ("open", "as played low", "as played high", "hidden floor", "blind lead")
+                for m in (
+                    "open",
+                    "as played low",
+                    "as played high",
+                    "estimate",
+                    "hidden floor",
+                    "blind lead",
+                )
             }
             n = int(total["open"]["n"])
             shares = {m: f"{int(t['caught']):,} ({t['caught'] / n:.3f})" for m, t in total.items()}
@@ -276,6 +287,7 @@ def played_by_setting(info: pd.DataFrame, holdings: tuple[str, ...]) -> pd.DataF
                     "open": shares["open"],
                     "as played low": shares["as played low"],
                     "as played high": shares["as played high"],
+                    "estimate": shares["estimate"],
                     "floor": shares["hidden floor"],
                     "open catches saved": f"{int(total['as played low']['saved']):,}",
                     "added by the blind lead": f"{int(total['blind lead']['added']):,}",

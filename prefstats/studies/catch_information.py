@@ -14,7 +14,11 @@ order), every model on the same layouts, so each difference is paired:
   one caught on fewest of them; then open play. The defenders' leads are open play;
 * ``as played low``: the blind lead, then the discard hidden among the sound ones (on the
   defenders' leads: hidden sound);
-* ``as played high``: the blind lead, then open play (= ``blind lead``).
+* ``as played high``: the blind lead, then open play (= ``blind lead``);
+* ``estimate``: the point estimate inside the bracket: catchers who play each card by the share
+  of the sound discards still consistent with the play on which it keeps a double-dummy catch
+  (``solver.estimate_tricks_many``), against a declarer playing double-dummy; on his own lead
+  his blind lead is chosen for it, as for the other models.
 
 The bracket [as played low, as played high] holds the game as played: the catchers of real play
 know less than open play grants them and more than the hidden-discard search lets them use.
@@ -34,6 +38,7 @@ the seed, the holding and the sizes alone.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -58,7 +63,7 @@ from prefstats.players.discards import (
     sound_misere_discards,
 )
 from prefstats.players.sharing import break_even_catch_probability, misere_values
-from prefstats.solver import first_lead_many, hidden_discard_many
+from prefstats.solver import estimate_tricks_many, first_lead_many, hidden_discard_many
 from prefstats.studies.catch_tables import (
     COMMON_MODEL,
     DEALT_SEED,
@@ -83,6 +88,7 @@ INFORMATION = (
     "blind lead",
     "as played low",
     "as played high",
+    "estimate",
 )
 INFORMATION_SETTINGS = ("clean-sides", "lowest-sides", "as-dealt")
 MAX_LENGTH = 2  # every holding of up to two cards that is not clean, and the ten published
@@ -211,22 +217,40 @@ def information_tricks(
                 for lead in range(len(LEADS))
             ]
         ).astype(np.int8)
-    blind_open = _blind_own_lead(layouts, candidates, seen)
-    blind_sound = _blind_own_lead(layouts, candidates, sound)
+    blind_open = _blind_own_lead(
+        layouts, lambda rows, card: first_lead_many(candidates[rows], card, discards=seen[rows])
+    )
+    blind_sound = _blind_own_lead(
+        layouts, lambda rows, card: first_lead_many(candidates[rows], card, discards=sound[rows])
+    )
     out["blind lead"] = out["open"].copy()
     out["blind lead"][:, OWN] = blind_open
     out["as played low"] = out["hidden sound"].copy()
     out["as played low"][:, OWN] = blind_sound
     out["as played high"] = out["blind lead"].copy()
+    out["estimate"] = np.column_stack(
+        [
+            _blind_own_lead(
+                layouts,
+                lambda rows, card: estimate_tricks_many(
+                    candidates[rows], made=made[rows], discards=sound[rows], first=card
+                ),
+            ),
+            *(
+                estimate_tricks_many(candidates, made=made, leader=lead, discards=sound)
+                for lead in range(1, len(LEADS))
+            ),
+        ]
+    ).astype(np.int8)
     return out
 
 
 def _blind_own_lead(
-    layouts: np.ndarray, candidates: np.ndarray, possible: np.ndarray
+    layouts: np.ndarray, play: Callable[[np.ndarray, int], np.ndarray]
 ) -> np.ndarray:
     """int8 (n,): tricks after the blind first lead, chosen for each hand (his ten and his two
-    cards out of play) over its rows: the card caught on fewest of them, then fewest tricks,
-    then the lowest."""
+    discards) over its rows: the card caught on fewest of them, then fewest tricks, then the
+    lowest; ``play(rows, card)`` gives the tricks of ``rows`` after he leads ``card``."""
     tricks = np.zeros(len(layouts), dtype=np.int8)
     _, hand_of_row = np.unique(layouts[:, [0, TALON]], axis=0, return_inverse=True)
     for hand in range(int(hand_of_row.max()) + 1 if len(layouts) else 0):
@@ -234,7 +258,7 @@ def _blind_own_lead(
         ten = int(layouts[rows[0], 0])
         best: tuple[int, int, int] | None = None
         for card in (bit for bit in range(32) if ten >> bit & 1):
-            found = first_lead_many(candidates[rows], card, discards=possible[rows])
+            found = play(rows, card)
             score = (int((found > 0).sum()), int(found.sum()), card)
             if best is None or score < best:
                 best = score
