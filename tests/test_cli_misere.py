@@ -77,8 +77,9 @@ def _bracket(out: str) -> dict[str, float]:
 
 
 def test_misere_command_as_played(capsys: pytest.CaptureFixture[str]) -> None:
-    """The default prints the low end in full, then the bracket and the floor, on the same
-    layouts: floor <= low <= high; without the talon the first hand gets no blind lead."""
+    """The default prints the low end in full, then the bracket, the estimate and the floor, on
+    the same layouts: floor <= low <= high, estimate <= high; without the talon the first hand
+    gets no blind lead, and no estimate."""
     args = parse(
         ["misere", HAND, "--talon", "♠K ♦J", "--discard", "♠K A", "--n", "60", "--seed", "5"]
     )
@@ -87,7 +88,10 @@ def test_misere_command_as_played(capsys: pytest.CaptureFixture[str]) -> None:
     assert "information: as played, low end" in out
     rates = _bracket(out)
     assert rates["floor (every pair)"] <= rates["low (hidden)"] <= rates["high (seen)"]
+    # the estimate's blind lead is caught on no more layouts than the high end's (each card's
+    # estimate is at most its open value), so it sits at or below the high end
+    assert rates["estimate (inside)"] <= rates["high (seen)"]
     args = parse(["misere", HAND, "--n", "30", "--seed", "5"])
     args.func(args)
     out = capsys.readouterr().out
-    assert "(no blind lead: it needs --talon" in out
+    assert "(no blind lead: it needs --talon" in out and "estimate (inside)" not in out

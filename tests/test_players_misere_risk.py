@@ -147,3 +147,30 @@ def test_bad_input_is_a_clear_error(kwargs: dict[str, Any], message: str) -> Non
     arguments = {"hand": HAND, "n": 10, **kwargs}
     with pytest.raises(ValueError, match=message):
         misere_risk(**arguments)
+
+
+def test_information_models_order_the_same_layouts() -> None:
+    """Every information model plays the same layouts and discards for a seed. Second hand
+    (a defender leads): floor <= hidden <= open and estimate <= open on every layout, and
+    played = hidden there (no blind lead). First hand with the talon known: the blind lead >=
+    open on every layout, and the estimate's blind lead is caught no more often than the blind
+    lead followed by open play."""
+    kwargs: dict[str, Any] = {"talon": "♠K ♦J", "discard": "heuristic", "n": 40, "seed": SEED}
+    second = {
+        name: misere_risk(HAND, seat=1, information=name, **kwargs)
+        for name in ("open", "hidden", "floor", "played", "estimate")
+    }
+    deals = second["open"].deals
+    assert all((risk.deals == deals).all() for risk in second.values())
+    tricks = {name: risk.tricks for name, risk in second.items()}
+    assert (tricks["floor"] <= tricks["hidden"]).all()
+    assert (tricks["hidden"] <= tricks["open"]).all()
+    assert (tricks["estimate"] <= tricks["open"]).all()
+    assert (tricks["played"] == tricks["hidden"]).all()
+    assert (tricks["floor"] < tricks["open"]).any()  # hiding his discard matters here
+    first = {
+        name: misere_risk(HAND, seat=0, information=name, **kwargs)
+        for name in ("open", "blind", "estimate")
+    }
+    assert (first["blind"].tricks >= first["open"].tricks).all()
+    assert first["estimate"].p_caught.count <= first["blind"].p_caught.count

@@ -112,12 +112,14 @@ def add_parsers(subparsers: Any) -> None:
     )
     misere.add_argument(
         "--information",
-        choices=["open", "hidden", "blind", "played"],
+        choices=["open", "hidden", "blind", "played", "estimate"],
         default="played",
         help="what each side sees (docs/rules.md, 'Misère information models'): open "
         "(double-dummy), hidden (the catchers do not know which sound discard he made), blind "
         "(he leads to trick 1 before they open), played (blind lead and hidden discard: the "
-        "bracket between them and blind lead with open play, the floor beside it; default)",
+        "bracket between them and blind lead with open play, the estimate inside it and the "
+        "floor beside it; default), estimate (the catchers judging each card over his sound "
+        "discards)",
     )
     add_ru(misere)
     misere.set_defaults(func=cmd_misere)
@@ -176,6 +178,7 @@ _PLAYED_WORDS: dict[Style, dict[str, str]] = {
         "low": "low (hidden)",
         "high": "high (seen)",
         "floor": "floor (every pair)",
+        "estimate": "estimate (inside)",
         "caught": "P(caught)",
         "tricks": "E[tricks]",
     },
@@ -185,6 +188,7 @@ _PLAYED_WORDS: dict[Style, dict[str, str]] = {
         "low": "нижний (скрыт)",
         "high": "верхний (виден)",
         "floor": "дно (любая пара)",
+        "estimate": "оценка (внутри)",
         "caught": "P(поймали)",
         "tricks": "E[взяток]",
     },
@@ -193,7 +197,8 @@ _PLAYED_WORDS: dict[Style, dict[str, str]] = {
 
 def cmd_misere(args: argparse.Namespace) -> None:
     """Print P(caught), E[tricks] and the trick distribution of a misère hand; as played, the
-    bracket and the floor beside it (docs/rules.md, "Misère information models")."""
+    bracket, the estimate inside it (with the talon known, as its blind lead needs) and the floor
+    beside it (docs/rules.md, "Misère information models")."""
     seed = fresh_seed() if args.seed is None else args.seed  # one seed: paired models
     blind_needs_talon = args.seat == FIRST_HAND and args.talon is None
 
@@ -221,14 +226,13 @@ def cmd_misere(args: argparse.Namespace) -> None:
     print(low_risk.format(style_of(args)))
     high_risk, floor_risk = risk_of(high), risk_of(floor)
     words = _PLAYED_WORDS[style_of(args)]
+    shown = [(words["low"], low_risk), (words["high"], high_risk)]
     if blind_needs_talon:
         print(words["no blind"])
+    else:
+        shown.append((words["estimate"], risk_of("estimate")))
     print(words["bracket"])
-    for name, risk in (
-        (words["low"], low_risk),
-        (words["high"], high_risk),
-        (words["floor"], floor_risk),
-    ):
+    for name, risk in (*shown, (words["floor"], floor_risk)):
         print(
             f"  {name:<19} {words['caught']} {risk.p_caught}  {words['tricks']} {risk.mean_tricks}"
         )

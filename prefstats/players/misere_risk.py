@@ -28,7 +28,11 @@ or a fixed two-card discard. ``information`` is the model of what each side sees
   the layouts, the talon given), then open play; the other seats as ``"open"``;
 * ``"played"``: the blind lead, then the discard hidden among the sound ones: the low end of the
   bracket of the game as played, whose high end is ``"blind"``;
-* ``"played-floor"``: the blind lead, then every pair possible.
+* ``"played-floor"``: the blind lead, then every pair possible;
+* ``"estimate"``: the point estimate inside the bracket: the blind lead (chosen for this
+  model), then catchers who play each card by the share of his sound discards, still
+  consistent with the play, on which it keeps a double-dummy catch, against a declarer who
+  plays double-dummy (``solver.estimate_tricks_many``).
 
 >>> risk = misere_risk("♠7 8 9 ♣7 8 ♦7 8 ♥7 8 9", seat=1, n=50, seed=1)
 >>> risk.p_caught.estimate, risk.counts[0]
@@ -68,14 +72,14 @@ from prefstats.players.discards import (
     misere_discards,
     sound_misere_discards,
 )
-from prefstats.solver import blind_lead, hidden_discard_many
+from prefstats.solver import blind_lead, estimate_tricks_many, hidden_discard_many
 from prefstats.solver.contracts import misere_tricks
 from prefstats.stats import Estimate, mean_estimate, proportion
 
-INFORMATION = ("open", "hidden", "floor", "blind", "played", "played-floor")
+INFORMATION = ("open", "hidden", "floor", "blind", "played", "played-floor", "estimate")
 HIDDEN_MODELS = ("hidden", "floor", "played", "played-floor")  # the catchers do not see it
 EVERY_PAIR_MODELS = ("floor", "played-floor")  # W: every pair of his twelve cards
-BLIND_MODELS = ("blind", "played", "played-floor")  # the first hand leads blind
+BLIND_MODELS = ("blind", "played", "played-floor", "estimate")  # the first hand leads blind
 LAYOUT_STREAM, CHOICE_STREAM = 0, 1  # sub-streams of a risk's seed: the layouts, the choices
 BLOCK, EXHAUSTIVE_BLOCK = 100, 20_000  # layouts played at once (a tick of the progress bar)
 
@@ -161,6 +165,8 @@ INFORMATION_TEXT: dict[Style, dict[str, str]] = {
         "blind": "blind first lead on his own lead, then open",
         "played": "as played, low end: blind first lead, discard hidden among his sound discards",
         "played-floor": "blind first lead, discard hidden among every pair (the floor)",
+        "estimate": "estimate: blind first lead, catchers judging each card over his sound "
+        "discards (perfect-information Monte Carlo)",
     },
     "ru": {
         "open": "в открытую (все карты видны, снос тоже)",
@@ -169,6 +175,8 @@ INFORMATION_TEXT: dict[Style, dict[str, str]] = {
         "blind": "слепой первый ход на своём ходу, дальше в открытую",
         "played": "как играют, нижний край: слепой первый ход, снос скрыт среди разумных",
         "played-floor": "слепой первый ход, снос скрыт среди всех пар (нижняя граница)",
+        "estimate": "оценка: слепой первый ход, ловящие судят о каждой карте по его разумным "
+        "сносам (Монте-Карло с полной информацией)",
     },
 }
 _SEAT_NAMES_RU = ("первая рука, ходит", "вторая рука", "третья рука")
@@ -291,11 +299,13 @@ def misere_risk(
             tricks[rows] = misere_tricks(
                 np.ascontiguousarray(played[rows, :N_SEATS]), declarer=seat
             )
-        if information in HIDDEN_MODELS and not (
-            information in BLIND_MODELS and seat == FIRST_HAND
-        ):
+        if information in HIDDEN_MODELS and not blind_here:
             tricks[rows] = _hidden_tricks(played[rows], discards[rows], seat, information)
-    if information in BLIND_MODELS and seat == FIRST_HAND:
+        if information == "estimate" and not blind_here:
+            tricks[rows] = _estimate_tricks(played[rows], discards[rows], seat)
+    if information == "estimate" and seat == FIRST_HAND:
+        tricks = _blind_estimate(played, discards, seat)
+    elif information in BLIND_MODELS and seat == FIRST_HAND:
         tricks = _blind_tricks(played, discards, seat, information)
     return _result(
         hand_mask,
@@ -326,6 +336,37 @@ def _hidden_tricks(
     rows[:, seat] |= discards
     possible = _possible(rows[:, seat], discards, information)
     return hidden_discard_many(rows, declarer=seat, leader=FIRST_HAND, discards=possible)
+
+
+def _estimate_tricks(
+    played: np.ndarray, discards: np.ndarray, seat: int, first: int | None = None
+) -> np.ndarray:
+    """Tricks in the estimate's play (the first hand leading, ``first`` his first card if he
+    is the first hand), the catchers judging over his sound discards and the one he made."""
+    rows = np.ascontiguousarray(played[:, :N_SEATS])
+    rows[:, seat] |= discards
+    possible = _possible(rows[:, seat], discards, "estimate")
+    return estimate_tricks_many(
+        rows, made=discards, declarer=seat, leader=FIRST_HAND, discards=possible, first=first
+    )
+
+
+def _blind_estimate(played: np.ndarray, discards: np.ndarray, seat: int) -> np.ndarray:
+    """The estimate after the blind lead: for each group of layouts sharing his kept ten and
+    discard, the first card caught on fewest of them (then fewest tricks, then the lowest)."""
+    tricks = np.zeros(len(played), dtype=np.int8)
+    keys = (played[:, seat].astype(np.uint64) << np.uint64(32)) | discards.astype(np.uint64)
+    for key in np.unique(keys):
+        group = np.flatnonzero(keys == key)
+        hand = int(played[group[0], seat])
+        best: tuple[int, int, int] | None = None
+        for card in (bit for bit in range(N_CARDS) if hand >> bit & 1):
+            found = _estimate_tricks(played[group], discards[group], seat, card)
+            score = (int((found > 0).sum()), int(found.sum()), card)
+            if best is None or score < best:
+                best = score
+                tricks[group] = found
+    return tricks
 
 
 def _blind_tricks(
