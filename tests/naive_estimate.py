@@ -23,22 +23,12 @@ from collections.abc import Iterable
 from functools import cache
 from itertools import combinations
 
+from tests.naive_hidden import _cards, _legal
+
 DECLARER = 0
 N_SEATS = 3
 
 Hands = tuple[frozenset[int], frozenset[int], frozenset[int]]
-
-
-def _cards(mask: int) -> frozenset[int]:
-    return frozenset(bit for bit in range(32) if mask >> bit & 1)
-
-
-def _legal(hand: frozenset[int], led: int | None) -> frozenset[int]:
-    """Misère has no trumps: follow suit, else any card."""
-    if led is None:
-        return hand
-    follow = frozenset(card for card in hand if card // 8 == led)
-    return follow or hand
 
 
 def _without(hands: Hands, seat: int, card: int) -> Hands:

@@ -26,8 +26,11 @@ from collections.abc import Iterable
 from functools import cache
 from itertools import combinations
 
+import numpy as np
+
 DECLARER, LEFT, RIGHT = 0, 1, 2
 N_SEATS = 3
+N_CARDS = 32
 
 Pair = frozenset[int]
 
@@ -136,3 +139,17 @@ def naive_blind_lead(
             best, values = score, tricks
     assert best is not None
     return best[2], values
+
+
+def random_ending(rng: np.random.Generator, size: int) -> tuple[int, int, int]:
+    """The declarer's ``size`` + 2 candidate cards and each catcher's ``size``."""
+    cards = [int(card) for card in rng.permutation(N_CARDS)[: 3 * size + 2]]
+    hand = sum(1 << card for card in cards[: size + 2])
+    left = sum(1 << card for card in cards[size + 2 : 2 * size + 2])
+    right = sum(1 << card for card in cards[2 * size + 2 :])
+    return hand, left, right
+
+
+def pairs_of(hand: int) -> list[int]:
+    cards = [bit for bit in range(N_CARDS) if hand >> bit & 1]
+    return [(1 << a) | (1 << b) for a, b in combinations(cards, 2)]

@@ -16,23 +16,15 @@ from prefstats.solver import (
     hidden_discard_tricks,
     solve,
 )
-from tests.naive_hidden import naive_blind_lead, naive_hidden_tricks, naive_open_tricks
+from tests.naive_hidden import (
+    naive_blind_lead,
+    naive_hidden_tricks,
+    naive_open_tricks,
+    pairs_of,
+    random_ending,
+)
 
 N_CARDS = 32
-
-
-def random_ending(rng: np.random.Generator, size: int) -> tuple[int, int, int]:
-    """The declarer's ``size`` + 2 candidate cards and each catcher's ``size``."""
-    cards = [int(card) for card in rng.permutation(N_CARDS)[: 3 * size + 2]]
-    hand = sum(1 << card for card in cards[: size + 2])
-    left = sum(1 << card for card in cards[size + 2 : 2 * size + 2])
-    right = sum(1 << card for card in cards[2 * size + 2 :])
-    return hand, left, right
-
-
-def pairs_of(hand: int) -> list[int]:
-    cards = [bit for bit in range(N_CARDS) if hand >> bit & 1]
-    return [(1 << a) | (1 << b) for a, b in combinations(cards, 2)]
 
 
 def random_discards(rng: np.random.Generator, hand: int) -> list[int] | None:
