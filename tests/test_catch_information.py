@@ -246,11 +246,13 @@ def test_the_rules_text_states_the_shipped_figures(shipped_table: pd.DataFrame) 
     dealt_saved = total("as-dealt", "as played low", "left", "saved")
     dealt_open = total("as-dealt", "open", "left", "caught")
     assert (
-        f"saves {lowest_saved / lowest_open:.0%} of the open catches on the defenders' lead "
+        f"lose {lowest_saved / lowest_open:.0%} of the open catches on the defenders' lead "
         f"({lowest_saved:,} of {lowest_open:,}) and the floor catches "
         f"{total('lowest-sides', 'hidden floor', 'left', 'caught'):,}"
     ) in rules
-    assert f"it saves {dealt_saved / dealt_open:.0%} ({dealt_saved:,} of {dealt_open:,})" in rules
+    estimate = total("lowest-sides", "estimate", "left", "caught")
+    assert f"make {estimate:,} of them ({estimate / lowest_open:.0%})" in rules
+    assert f"loses {dealt_saved / dealt_open:.0%} ({dealt_saved:,} of {dealt_open:,})" in rules
     for setting, text in (("lowest-sides", "lowest-sides"), ("as-dealt", "as dealt")):
         added = total(setting, "blind lead", "own", "added")
         own = total(setting, "open", "own", "caught")

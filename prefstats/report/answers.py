@@ -115,9 +115,13 @@ def played_answer(info: pd.DataFrame, setting: str = PLAYED_SETTING) -> str:
     left = part[(part.lead == "left") & part.holding.isin(COMMON_HOLDINGS)]
     saved = int(left[left.information == "as played low"].saved.sum())
     caught = int(left[left.information == "open"].caught.sum())
+    estimate = int(left[left.information == "estimate"].caught.sum())
     sentences = [
-        f"In {setting}, on the left lead, the hidden discard saves {saved:,} of the {caught:,} "
-        f"open catches of the ten published holdings ({saved / caught:.0%})."
+        f"In {setting}, on the left lead, catchers who must cover every discard he could have "
+        f"made lose {saved:,} of the {caught:,} open catches of the ten published holdings "
+        f"({saved / caught:.0%}), but catchers who judge each card over those discards (the "
+        f"estimate) make {estimate:,} catches ({estimate / caught:.0%} of open play's): the "
+        "hidden discard costs real catchers little."
     ]
     for lead in ("left", "own"):
         rows = part[part.lead == lead]
