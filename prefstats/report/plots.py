@@ -335,4 +335,5 @@ def played(
     for ax in np.ravel(axes)[:: 1 if stacked else len(leads)]:
         ax.set_ylabel("P(caught)")
     handles, labels = np.ravel(axes)[0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="outside lower center", ncols=4, fontsize=7)
+    columns = 3 if stacked else len(labels)
+    fig.legend(handles, labels, loc="outside lower center", ncols=columns, fontsize=7)
