@@ -20,6 +20,7 @@ import logging
 import os
 import re
 import socket
+import sys
 import threading
 import time
 from collections import deque
@@ -28,6 +29,7 @@ from concurrent.futures import FIRST_COMPLETED, wait
 from typing import Any
 
 from joblib.externals.loky import get_reusable_executor
+from joblib.externals.loky.backend import resource_tracker
 from joblib.externals.loky.process_executor import BrokenProcessPool
 
 from prefstats.checks import positive
@@ -86,6 +88,7 @@ def _on_loky(work: Work, tasks: Sequence[Task], jobs: int) -> Iterator[int]:
     queue = deque((task, 1) for task in tasks)
     running: dict[Any, tuple[Task, int]] = {}
     pool = None
+    _quiet_resource_tracker()
     try:
         while queue or running:
             pool = get_reusable_executor(
@@ -109,6 +112,22 @@ def _on_loky(work: Work, tasks: Sequence[Task], jobs: int) -> Iterator[int]:
         if pool is not None:
             pool.shutdown(wait=False, kill_workers=True)
         raise
+
+
+# The warnings of loky's resource tracker, a process of its own: at shutdown it unlinks the
+# semaphores a killed worker still held, and says so in lines a user cannot act on.
+TRACKER_WARNINGS = "ignore:resource_tracker:UserWarning"
+
+
+def _quiet_resource_tracker() -> None:
+    """Start loky's resource tracker (once a process; it takes the interpreter's ``-W`` options
+    when it starts) ignoring its warnings about what a dead worker left, which it cleans up
+    itself: a run that ends with dead workers says so in one line (``WorkersDied``)."""
+    sys.warnoptions.append(TRACKER_WARNINGS)
+    try:
+        resource_tracker.ensure_running()
+    finally:
+        sys.warnoptions.remove(TRACKER_WARNINGS)
 
 
 def _retrying(queue: deque[tuple[Task, int]], running: dict[Any, tuple[Task, int]]) -> bool:
