@@ -38,6 +38,7 @@ from prefstats.solver._search import (
     NO_CODES,
     NO_TRUMP,
     SUIT_SHIFT,
+    UNDECIDED,
     _count,
     _high_card,
     _hint_card,
@@ -219,10 +220,11 @@ def _some_open_no(
     pairs: np.ndarray,
     tt: np.ndarray,
 ) -> tuple[bool, int]:
-    """(Does the open solver's probe prove, for some discard of S, that the catchers cannot
-    force ``target`` tricks even seeing it? Then they cannot with it hidden; the card, as a
-    one-card mask, that last decided the open position of some discard of S when a catcher
-    leads, else 0: a catcher on lead tries it first.)"""
+    """(Can the catchers, even seeing it, not force ``target`` tricks for some discard of S?
+    Then they cannot with it hidden: the value is at most the least open value over S. The open
+    table's probe answers first, else the open search; the card, as a one-card mask, that last
+    decided the open position of some discard of S when a catcher leads, else 0: a catcher on
+    lead tries it first.)"""
     n_tricks = _count(hl)
     hint_card = 0
     for word in range(2):
@@ -235,6 +237,8 @@ def _some_open_no(
                 kept, hl, hr, leader, target, NO_TRUMP, 1, n_tricks, NO_CODES, ALL_SUITS, tt
             )
             if decided == 0:
+                return True, 0
+            if decided == UNDECIDED and not _reaches(kept, hl, hr, leader, target, NO_TRUMP, 1, tt):
                 return True, 0
             if hint_card == 0 and leader != DECLARER:
                 present = kept | hl | hr
