@@ -248,3 +248,15 @@ def test_first_lead_many_is_the_blind_leads_question() -> None:
 
 def _low_bit(mask: int) -> int:
     return (mask & -mask).bit_length() - 1
+
+
+def test_a_batch_names_its_first_bad_row_as_one_position_would() -> None:
+    """The rows are checked at once; a bad row among good ones gets the one-row message."""
+    good = [0b1111, 0b11 << 8, 0b11 << 16]
+    overlapping = [0b1111, 0b1, 0b11 << 16]
+    rows = np.array([good, good, overlapping, good], dtype=np.uint32)
+    with pytest.raises(ValueError, match="♠7 is in seats 0 and 1"):
+        hidden_discard_many(rows)
+    discards = np.array([[0b11], [0b11], [0b11], [0b11 << 8]], dtype=np.uint32)
+    with pytest.raises(ValueError, match="2 of the declarer's cards, got ♣7 8"):
+        hidden_discard_many(np.array([good] * 4, dtype=np.uint32), discards=discards)

@@ -274,6 +274,41 @@ def hidden_discards(cand: int, discards: Sequence[object] | None) -> list[int]:
     return checked
 
 
+def hidden_rows(
+    hands: np.ndarray,
+    declarer: int,
+    discards: np.ndarray | None = None,
+    made: np.ndarray | None = None,
+) -> None:
+    """Each row of seat hands (n, 3) a hidden-discard position (``hidden_hands``), each of its
+    possible ``discards`` (n, m, 0-padded; None: every pair) two of its candidate cards, and
+    its discard ``made`` (n,) two of them and among its possible ones: checked at once, then
+    the first bad row named by the one-row checks' message."""
+    cand = hands[:, declarer]
+    left, right = hands[:, (declarer + 1) % N_SEATS], hands[:, (declarer + 2) % N_SEATS]
+    size = np.bitwise_count(left)
+    ok = ((cand & left) | (cand & right) | (left & right)) == 0
+    ok &= (size == np.bitwise_count(right)) & (size >= 1) & (size <= HAND_SIZE)
+    ok &= np.bitwise_count(cand) == size + TALON_SIZE
+    if discards is not None:
+        used = discards != 0
+        two_of_his = (np.bitwise_count(discards) == TALON_SIZE) & (discards & ~cand[:, None] == 0)
+        ok &= used.any(axis=1) & (two_of_his | ~used).all(axis=1)
+    if made is not None:
+        ok &= (np.bitwise_count(made) == TALON_SIZE) & (made & ~cand == 0)
+        if discards is not None:
+            ok &= (discards == made[:, None]).any(axis=1)
+    bad = np.flatnonzero(~ok)
+    if bad.size:
+        row = bad[0]
+        cand_row, _, _ = hidden_hands(int(cand[row]), [int(left[row]), int(right[row])])
+        if made is not None:
+            hidden_discards(cand_row, [int(made[row])])
+        if discards is not None:
+            hidden_discards(cand_row, [int(d) for d in discards[row] if d])
+        raise ValueError("discards must hold the declarer's actual discard (made)")
+
+
 def card(name: str, value: object) -> int:
     """A card's bit, 0..31."""
     return integer(name, value, 0, N_CARDS - 1)

@@ -81,27 +81,12 @@ def estimate_tricks_many(
         first_card = _checks.card("first", first)
         if leader != declarer:
             raise ValueError("first needs the declarer on lead (leader = declarer)")
-    for row, discard_row, discard in zip(array, padded, made_array, strict=True):
-        _check_row(row, discard_row, int(discard), declarer, discards is not None, first_card)
+    _checks.hidden_rows(array, declarer, padded if discards is not None else None, made_array)
+    if first_card != NO_CARD and not ((array[:, declarer] & ~made_array) >> first_card & 1).all():
+        raise ValueError(f"first (card {first_card}) is not in every declarer's kept hand")
     pairs, _ = _pool.hidden_tables()
     out = np.zeros(len(array), dtype=np.int8)
     estimate_batch(
         array, made_array, padded, declarer, leader, first_card, pairs, _pool.table(), out
     )
     return out
-
-
-def _check_row(
-    row: np.ndarray, discard_row: np.ndarray, made: int, declarer: int, given: bool, first: int
-) -> None:
-    """One row's hands, its discard made, its possible discards (``given``: not every pair)
-    and the first card."""
-    others = [int(row[(declarer + 1) % N_SEATS]), int(row[(declarer + 2) % N_SEATS])]
-    cand, _, _ = _checks.hidden_hands(int(row[declarer]), others)
-    _checks.hidden_discards(cand, [made])
-    if given:
-        possible = _checks.hidden_discards(cand, [int(d) for d in discard_row if d])
-        if made not in possible:
-            raise ValueError("discards must hold the declarer's actual discard (made)")
-    if first != NO_CARD and not (cand & ~made) >> first & 1:
-        raise ValueError(f"first (card {first}) is not in every declarer's kept hand")

@@ -84,12 +84,7 @@ def hidden_discard_many(
         padded = np.ascontiguousarray(discards, dtype=np.uint32)
         if padded.ndim != 2 or len(padded) != len(array):
             raise ValueError(f"discards must be an (n, m) array, n = {len(array)}")
-    for row, discard_row in zip(array, padded, strict=True):
-        others = [row[(declarer + 1) % N_SEATS], row[(declarer + 2) % N_SEATS]]
-        cand, _, _ = _checks.hidden_hands(int(row[declarer]), [int(o) for o in others])
-        used = [int(d) for d in discard_row if d]
-        if discards is not None:
-            _checks.hidden_discards(cand, used)
+    _checks.hidden_rows(array, declarer, padded if discards is not None else None)
     return _run(array, padded, declarer, leader, NO_CARD)
 
 
