@@ -41,6 +41,7 @@ or a fixed two-card discard. ``information`` is the model of what each side sees
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -72,7 +73,12 @@ from prefstats.players.discards import (
     misere_discards,
     sound_misere_discards,
 )
-from prefstats.solver import blind_lead, estimate_tricks_many, hidden_discard_many
+from prefstats.solver import (
+    blind_lead,
+    estimate_tricks_many,
+    fewest_catches,
+    hidden_discard_many,
+)
 from prefstats.solver.contracts import misere_tricks
 from prefstats.stats import Estimate, mean_estimate, proportion
 
@@ -352,20 +358,17 @@ def _estimate_tricks(
 
 
 def _blind_estimate(played: np.ndarray, discards: np.ndarray, seat: int) -> np.ndarray:
-    """The estimate after the blind lead: for each group of layouts sharing his kept ten and
-    discard, the first card caught on fewest of them (then fewest tricks, then the lowest)."""
+    """The estimate after the blind lead (``solver.fewest_catches``), one card for each group
+    of layouts sharing his kept ten and discard."""
     tricks = np.zeros(len(played), dtype=np.int8)
     keys = (played[:, seat].astype(np.uint64) << np.uint64(32)) | discards.astype(np.uint64)
     for key in np.unique(keys):
         group = np.flatnonzero(keys == key)
         hand = int(played[group[0], seat])
-        best: tuple[int, int, int] | None = None
-        for card in (bit for bit in range(N_CARDS) if hand >> bit & 1):
-            found = _estimate_tricks(played[group], discards[group], seat, card)
-            score = (int((found > 0).sum()), int(found.sum()), card)
-            if best is None or score < best:
-                best = score
-                tricks[group] = found
+        _, tricks[group] = fewest_catches(
+            (bit for bit in range(N_CARDS) if hand >> bit & 1),
+            functools.partial(_estimate_tricks, played[group], discards[group], seat),
+        )
     return tricks
 
 

@@ -57,6 +57,7 @@ from prefstats.solver.exact import (
 )
 from prefstats.solver.hidden import (
     blind_lead,
+    fewest_catches,
     first_lead_many,
     hidden_discard_many,
     hidden_discard_tricks,
@@ -72,6 +73,7 @@ __all__ = [
     "clear_tables",
     "defence_quick_tricks",
     "estimate_tricks_many",
+    "fewest_catches",
     "first_lead_many",
     "hidden_discard_many",
     "hidden_discard_tricks",

@@ -23,7 +23,7 @@ from the declarer's left, card bit = 8·suit + rank.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
 
@@ -33,7 +33,13 @@ from prefstats.game.deal import N_SEATS
 from prefstats.solver import _checks, _pool
 from prefstats.solver._hidden import NO_CARD, hidden_batch
 
-__all__ = ["blind_lead", "first_lead_many", "hidden_discard_many", "hidden_discard_tricks"]
+__all__ = [
+    "blind_lead",
+    "fewest_catches",
+    "first_lead_many",
+    "hidden_discard_many",
+    "hidden_discard_tricks",
+]
 
 
 def hidden_discard_tricks(
@@ -182,12 +188,25 @@ def blind_lead(
     rows[:, (declarer + 2) % N_SEATS] = array[:, 1]
     padded = np.zeros((len(array), len(possible)), dtype=np.uint32)
     padded[:] = possible
+    return fewest_catches(
+        _lead_options(hand, discard, discards is None),
+        lambda card: _run(rows, padded, declarer, declarer, card),
+    )
+
+
+def fewest_catches(
+    cards: Iterable[int], play: Callable[[int], np.ndarray]
+) -> tuple[int, np.ndarray]:
+    """The blind lead's choice (docs/rules.md, "Misère information models"): of ``cards``, the
+    one whose ``play(card)`` (each layout's tricks after he leads it) catches him on the fewest
+    layouts, ties to the fewest tricks in all, then the lowest card; it and its tricks."""
     best: tuple[int, int, int] | None = None
     values = np.zeros(0, dtype=np.int8)
-    for card in _lead_options(hand, discard, discards is None):
-        tricks = _run(rows, padded, declarer, declarer, card)
+    for card in cards:
+        tricks = play(card)
         score = (int((tricks > 0).sum()), int(tricks.sum()), card)
         if best is None or score < best:
             best, values = score, tricks
-    assert best is not None
+    if best is None:
+        raise ValueError("the blind lead needs at least one card to try")
     return best[2], values

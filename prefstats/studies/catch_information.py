@@ -38,6 +38,7 @@ the seed, the holding and the sizes alone.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -46,7 +47,7 @@ import numpy as np
 import pandas as pd
 
 from prefstats.data import folder as data_folder
-from prefstats.game.cards import N_HOLDINGS, format_holding, parse_holding
+from prefstats.game.cards import N_CARDS, N_HOLDINGS, format_holding, parse_holding
 from prefstats.game.deal import N_PARTS, N_SEATS, TALON, Stream, deal_many, sample_layouts
 from prefstats.game.rules import RuleSet
 from prefstats.misere.classes import SuitClass, class_codes
@@ -63,7 +64,12 @@ from prefstats.players.discards import (
     sound_misere_discards,
 )
 from prefstats.players.sharing import break_even_catch_probability, misere_values
-from prefstats.solver import estimate_tricks_many, first_lead_many, hidden_discard_many
+from prefstats.solver import (
+    estimate_tricks_many,
+    fewest_catches,
+    first_lead_many,
+    hidden_discard_many,
+)
 from prefstats.studies.catch_tables import (
     COMMON_MODEL,
     DEALT_SEED,
@@ -248,21 +254,16 @@ def information_tricks(
 def _blind_own_lead(
     layouts: np.ndarray, play: Callable[[np.ndarray, int], np.ndarray]
 ) -> np.ndarray:
-    """int8 (n,): tricks after the blind first lead, chosen for each hand (his ten and his two
-    discards) over its rows: the card caught on fewest of them, then fewest tricks, then the
-    lowest; ``play(rows, card)`` gives the tricks of ``rows`` after he leads ``card``."""
+    """int8 (n,): tricks after the blind first lead (``solver.fewest_catches``), chosen for each
+    hand (his ten and his two discards) over its rows; ``play(rows, card)`` gives the tricks of
+    ``rows`` after he leads ``card``."""
     tricks = np.zeros(len(layouts), dtype=np.int8)
     _, hand_of_row = np.unique(layouts[:, [0, TALON]], axis=0, return_inverse=True)
     for hand in range(int(hand_of_row.max()) + 1 if len(layouts) else 0):
         rows = np.flatnonzero(hand_of_row == hand)
         ten = int(layouts[rows[0], 0])
-        best: tuple[int, int, int] | None = None
-        for card in (bit for bit in range(32) if ten >> bit & 1):
-            found = play(rows, card)
-            score = (int((found > 0).sum()), int(found.sum()), card)
-            if best is None or score < best:
-                best = score
-                tricks[rows] = found
+        cards = (bit for bit in range(N_CARDS) if ten >> bit & 1)
+        _, tricks[rows] = fewest_catches(cards, functools.partial(play, rows))
     return tricks
 
 
