@@ -48,6 +48,11 @@ NOJIT_TESTS := \
 	tests/test_solver.py::test_best_discard_matches_brute_force_small \
 	tests/test_solver.py::test_trumps_running_out_in_play_keep_the_naive_value \
 	tests/test_solver_late.py tests/test_solver_bounds.py tests/test_solver_misere_catch.py \
+	tests/test_solver_hidden.py \
+	tests/test_solver_estimate.py::test_estimate_against_its_naive_twin \
+	tests/test_solver_estimate.py::test_estimate_exhaustively_on_two_trick_endings_of_two_suits \
+	tests/test_solver_estimate.py::test_estimate_with_a_first_card_against_its_naive_twin \
+	tests/test_solver_estimate.py::test_the_naive_twin_is_open_play_with_one_discard \
 	tests/test_game_bidding.py::test_kernel_equals_records_exhaustively \
 	tests/test_game_deal.py::test_deal_i_is_the_same_whatever_else_is_drawn \
 	tests/test_game_deal.py::test_all_layouts_enumerates_each_split_once \

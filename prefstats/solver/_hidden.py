@@ -65,7 +65,15 @@ ENTRY_WORDS = 5  # four key words, then the bounds (lower | upper << BOUND_SHIFT
 BOUND_SHIFT = 8
 BOUND_MASK = (1 << BOUND_SHIFT) - 1
 EMPTY = -1
-LEADER_SHIFT = 40  # the leader's place in the third key word, above S's low word
+# Key words stay below 2**63 (an int64 whether compiled or run as Python): a hand's top card
+# (bit 31) goes to the third word, above S's low word and the leader.
+LOW_31 = (1 << 31) - 1
+LEADER_SHIFT = 40
+HL_TOP_SHIFT = 42
+ROOT_TOP_SHIFT = 43
+# Products are cut to 62 bits: the compiled kernel's wrapped product and Python's exact one then
+# agree.
+MIX_MASK = (1 << 62) - 1
 HASH_1 = 0x2545F4914F6CDD1D
 HASH_2 = 0x1B873593A5A5A5A5
 HASH_3 = 0x5BD1E9955BD1E995
@@ -156,9 +164,14 @@ def _after_card(
 @njit(**KERNEL)
 def _entry(keys: tuple[int, int, int, int], htt: np.ndarray) -> int:
     """First word of the entry the position's keys map to."""
-    mixed = keys[0] * HASH_1 ^ keys[1] * HASH_2 ^ keys[2] * HASH_3 ^ keys[3] * HASH_4
+    mixed = (
+        (keys[0] * HASH_1 & MIX_MASK)
+        ^ (keys[1] * HASH_2 & MIX_MASK)
+        ^ (keys[2] * HASH_3 & MIX_MASK)
+        ^ (keys[3] * HASH_4 & MIX_MASK)
+    )
     mixed ^= mixed >> 29
-    mixed = mixed * HASH_1
+    mixed = mixed * HASH_1 & MIX_MASK
     mixed ^= mixed >> 32
     n_entries = (htt.shape[0] - 1) // ENTRY_WORDS
     first: int = (mixed & (n_entries - 1)) * ENTRY_WORDS
@@ -169,7 +182,12 @@ def _entry(keys: tuple[int, int, int, int], htt: np.ndarray) -> int:
 def _keys(
     cand: int, hl: int, hr: int, leader: int, s_lo: int, s_hi: int, root: int
 ) -> tuple[int, int, int, int]:
-    return cand | (hl << 32), hr | (root << 32), s_lo | (leader << LEADER_SHIFT), s_hi
+    return (
+        cand | (hl & LOW_31) << 32,
+        hr | (root & LOW_31) << 32,
+        s_lo | leader << LEADER_SHIFT | (hl >> 31) << HL_TOP_SHIFT | (root >> 31) << ROOT_TOP_SHIFT,
+        s_hi,
+    )
 
 
 @njit(**KERNEL)
