@@ -107,6 +107,42 @@ def ratio_of_proportions(
     return Estimate(ratio, ratio * exp(-half), ratio * exp(half), n, count_a, confidence)
 
 
+def clustered_proportion(
+    counts: np.ndarray, sizes: np.ndarray, confidence: float = CONFIDENCE
+) -> Estimate:
+    """A proportion over trials that come in clusters (``counts[h]`` successes of ``sizes[h]``
+    trials in cluster h: the layouts of one hand, say), with the Wilson interval at the
+    effective sample size n / deff. The design effect deff is the cluster-robust variance of
+    the ratio estimator Σc / Σm over the same estimate with every trial its own cluster,
+    p(1 − p)/(n − 1), taken as at least 1 (Korn and Graubard's rule); with one trial a
+    cluster, or no spread between clusters, it is the plain Wilson interval.
+
+    >>> str(clustered_proportion(np.array([10, 0, 10, 0]), np.array([10, 10, 10, 10])))
+    '0.5 [0.1274, 0.8726] (n=40)'
+    >>> str(clustered_proportion(np.array([5, 5, 5, 5]), np.array([10, 10, 10, 10])))
+    '0.5 [0.352, 0.648] (n=40)'
+    """
+    c, m = np.asarray(counts, dtype=float), np.asarray(sizes, dtype=float)
+    if len(c) < 2 or np.any(m <= 0) or np.any(c < 0) or np.any(c > m):
+        raise ValueError("a clustered proportion needs two clusters, each with 0..size successes")
+    n, count = int(m.sum()), float(c.sum())
+    p = count / n
+    n_effective = float(n)
+    binomial = p * (1 - p) / (n - 1)  # the same estimate with every trial its own cluster
+    variance = _ratio_se(c, m) ** 2
+    if 0 < p < 1 and variance > binomial:
+        n_effective = n * binomial / variance
+    low, high = wilson_interval(p * n_effective, n_effective, confidence)
+    return Estimate(p, float(low), float(high), n, count, confidence)
+
+
+def _ratio_se(x: np.ndarray, y: np.ndarray) -> float:
+    """The standard error of the ratio estimator Σx / Σy from the pairs' spread (delta
+    method)."""
+    ratio = x.sum() / y.sum()
+    return float(np.sqrt((x - ratio * y).var(ddof=1) / len(x)) / y.mean())
+
+
 def ratio_of_means(
     numerators: np.ndarray, denominators: np.ndarray, confidence: float = CONFIDENCE
 ) -> Estimate:
@@ -122,9 +158,7 @@ def ratio_of_means(
     if n < 2 or y.sum() <= 0:
         raise ValueError("a ratio of means needs at least two pairs and a positive denominator")
     ratio = x.sum() / y.sum()
-    residual = x - ratio * y
-    se = float(np.sqrt(residual.var(ddof=1) / n) / y.mean())
-    half = z_value(confidence) * se
+    half = z_value(confidence) * _ratio_se(x, y)
     return Estimate(
         float(ratio), float(ratio - half), float(ratio + half), n, float(x.sum()), confidence
     )

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from prefstats.stats import (
+    clustered_proportion,
     mean_estimate,
     proportion,
     ratio_of_proportions,
@@ -47,6 +48,35 @@ def test_ratio_coverage_for_exclusive_and_overlapping_events():
         assert 0.92 < hits / 1000 < 0.975
 
 
+def test_clustered_proportion_with_one_trial_a_cluster_is_wilson():
+    rng = np.random.default_rng(3)
+    for _ in range(50):
+        outcomes = rng.integers(0, 2, size=int(rng.integers(2, 60)))
+        plain = proportion(int(outcomes.sum()), len(outcomes))
+        clustered = clustered_proportion(outcomes, np.ones_like(outcomes))
+        assert clustered.n == plain.n and clustered.count == plain.count
+        assert np.isclose(clustered.low, plain.low) and np.isclose(clustered.high, plain.high)
+
+
+def test_clustered_proportion_covers_where_wilson_does_not():
+    # 40 clusters of 10 trials, each cluster's p drawn from Beta with mean 0.3 and
+    # intra-cluster correlation 0.3 (layouts of one hand are alike). Over 1,000 samples the
+    # clustered interval covers 0.3 in about 93.5% (simulated 0.933 over 2,000), the plain
+    # Wilson interval over the 400 trials in about 67%. Bounds 0.90..0.97 and < 0.80 lie more
+    # than 4 sd of the coverage count away (false-failure probability < 1e-4).
+    rng = np.random.default_rng(11)
+    p, icc = 0.3, 0.3
+    clustered_hits = plain_hits = 0
+    for _ in range(1000):
+        counts = rng.binomial(10, rng.beta(p * (1 - icc) / icc, (1 - p) * (1 - icc) / icc, 40))
+        clustered = clustered_proportion(counts, np.full(40, 10))
+        plain = proportion(int(counts.sum()), 400)
+        clustered_hits += clustered.low <= p <= clustered.high
+        plain_hits += plain.low <= p <= plain.high
+    assert 0.90 < clustered_hits / 1000 < 0.97
+    assert plain_hits / 1000 < 0.80
+
+
 def test_proportion_and_mean():
     est = proportion(50, 200)
     assert est.estimate == 0.25 and est.n == 200 and est.count == 50
@@ -69,3 +99,5 @@ def test_errors():
         ratio_of_proportions(5, 5, 100, count_both=6)
     with pytest.raises(ValueError, match="at least 2"):
         mean_estimate(np.array([1.0]))
+    with pytest.raises(ValueError, match="two clusters"):
+        clustered_proportion(np.array([3]), np.array([2]))
