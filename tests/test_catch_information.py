@@ -23,6 +23,7 @@ from prefstats.misere.tables import (
 )
 from prefstats.players.discards import defender_rates, misere_discards, sound_misere_discards
 from prefstats.solver import first_lead_many
+from prefstats.stats import clustered_proportion, mean_estimate, proportion
 from prefstats.studies.catch_information import (
     INFORMATION,
     INFORMATION_SETTINGS,
@@ -159,6 +160,33 @@ def test_the_table_pairs_each_model_with_open_play() -> None:
     assert set(table["hands"]) == {2} and set(table["holding"]) == {"7 10"}
 
 
+def test_the_tables_intervals_are_taken_over_hands() -> None:
+    """A hand's layouts are alike: where each of 8 hands is caught on all its 5 layouts or on
+    none, P(caught)'s interval is that of about 8 trials, not 40, and E[tricks]'s is wider than
+    over independent layouts; with one layout a hand both are the independent ones."""
+    caught_hands = np.array([1, 0, 1, 1, 0, 0, 1, 0])
+
+    def table_of(per_hand: int) -> pd.DataFrame:
+        hand = np.repeat(np.arange(8, dtype=np.int16), per_hand)
+        tricks = np.repeat(caught_hands, per_hand).astype(np.int8)
+        columns = {f"{m}|{lead}": tricks for m in INFORMATION for lead in LEADS}
+        rows = pd.DataFrame({"setting": 0, "holding": 9, "hand": hand, **columns})
+        return information_table(rows.astype({"setting": np.uint8, "holding": np.uint8}))
+
+    row = table_of(5).iloc[0]
+    clustered = clustered_proportion(caught_hands * 5, np.full(8, 5))
+    plain = proportion(20, 40)
+    assert (row.p_caught_low, row.p_caught_high) == (clustered.low, clustered.high)
+    assert row.p_caught_high - row.p_caught_low > 1.8 * (plain.high - plain.low)
+    layouts = mean_estimate(np.repeat(caught_hands, 5).astype(float))
+    assert row.mean_tricks_high - row.mean_tricks_low > 1.8 * (layouts.high - layouts.low)
+    single = table_of(1).iloc[0]
+    eight = proportion(4, 8)
+    assert np.isclose(single.p_caught_low, eight.low) and np.isclose(
+        single.p_caught_high, eight.high
+    )
+
+
 @pytest.fixture(scope="module")
 def shipped_table() -> pd.DataFrame:
     return load_catch_information()
@@ -172,7 +200,7 @@ def test_the_shipped_table_holds_every_model_setting_holding_and_lead(
     provenance = read_provenance(shipped(CATCH_INFORMATION))
     holdings = information_holdings()
     per_setting = shipped_table.groupby("setting").holding_mask.nunique()
-    assert per_setting.to_dict() == {"clean-sides": 37, "lowest-sides": 37, "as-dealt": 34}
+    assert per_setting.to_dict() == {"clean-sides": 88, "lowest-sides": 88, "as-dealt": 82}
     assert len(shipped_table) == per_setting.sum() * len(INFORMATION) * len(LEADS)
     assert set(shipped_table["information"]) == set(INFORMATION)
     assert set(shipped_table["holding_mask"]) == set(holdings)
@@ -213,7 +241,8 @@ def test_the_shipped_table_keeps_the_models_order_on_every_row(shipped_table: pd
 
 
 def test_shipped_rows_are_reproduced_exactly(shipped_table: pd.DataFrame) -> None:
-    """A holding's rows, recomputed from the table's own seed and sizes: the same counts."""
+    """A holding's rows, recomputed from the table's own seed and sizes: the same counts, and
+    the same intervals from them."""
     provenance = read_provenance(shipped(CATCH_INFORMATION))
     holding = parse_holding("8")
     layouts = information_layouts(
@@ -229,6 +258,18 @@ def test_shipped_rows_are_reproduced_exactly(shipped_table: pd.DataFrame) -> Non
             tricks[str(row.information)][:, LEADS.index(str(row.lead))], minlength=11
         )
         assert counts.tolist() == [getattr(row, f"tricks_{k}") for k in range(11)]
+    hands, per_hand = provenance["hands"], provenance["layouts_per_hand"]
+    rows = pd.DataFrame(
+        {
+            "setting": np.full(len(layouts), INFORMATION_SETTINGS.index("lowest-sides"), np.uint8),
+            "holding": np.full(len(layouts), holding, np.uint8),
+            "hand": np.repeat(np.arange(hands, dtype=np.int16), per_hand),
+            **{f"{m}|{lead}": tricks[m][:, i] for m in INFORMATION for i, lead in enumerate(LEADS)},
+        }
+    )
+    again = information_table(rows)
+    columns = ["p_caught_low", "p_caught_high", "mean_tricks_low", "mean_tricks_high"]
+    assert np.allclose(again[columns].to_numpy(float), mine[columns].to_numpy(float), atol=1e-12)
 
 
 def test_the_rules_text_states_the_shipped_figures(shipped_table: pd.DataFrame) -> None:

@@ -70,6 +70,7 @@ from prefstats.solver import (
     first_lead_many,
     hidden_discard_many,
 )
+from prefstats.stats import clustered_proportion, mean_estimate, ratio_of_means
 from prefstats.studies.catch_tables import (
     COMMON_MODEL,
     DEALT_SEED,
@@ -97,7 +98,7 @@ INFORMATION = (
     "estimate",
 )
 INFORMATION_SETTINGS = ("clean-sides", "lowest-sides", "as-dealt")
-MAX_LENGTH = 2  # every holding of up to two cards that is not clean, and the ten published
+MAX_LENGTH = 3  # every holding of up to three cards that is not clean, and the ten published
 N_HANDS, PER_HAND = 40, 10  # hands a holding and setting, layouts a hand
 DEALT_MODEL = (
     "dealt hands after the heuristic misère discard (clean-sides rates) with exactly one "
@@ -115,7 +116,7 @@ def information_holdings(max_length: int = MAX_LENGTH) -> list[int]:
 
     >>> from prefstats.game.cards import format_holding
     >>> [format_holding(h) for h in information_holdings()][:4], len(information_holdings())
-    (['8', '9', '7 9', '8 9'], 37)
+    (['8', '9', '7 9', '8 9'], 88)
     """
     codes = class_codes()
     short = {
@@ -361,7 +362,7 @@ def information_table(rows: pd.DataFrame) -> pd.DataFrame:
             for lead in LEADS:
                 tricks = group[f"{name}|{lead}"].to_numpy()
                 open_caught = group[f"open|{lead}"].to_numpy() > 0
-                stats = _lead_stats(tricks)
+                stats = _hand_stats(tricks, group["hand"].to_numpy())
                 records.append(
                     {
                         **front,
@@ -376,6 +377,27 @@ def information_table(rows: pd.DataFrame) -> pd.DataFrame:
                     }
                 )
     return pd.DataFrame(records)
+
+
+def _hand_stats(tricks: np.ndarray, hand: np.ndarray) -> dict[str, Any]:
+    """``catch_tables``' statistics of a row, the intervals taken over hands, not layouts: a
+    hand's layouts share his cards (and, on his own lead, his blind lead), so they are alike,
+    and an interval that counted them as independent would be too narrow. P(caught): the
+    Wilson interval at the effective sample size (``stats.clustered_proportion``); E[tricks]:
+    the ratio estimator over hands (``stats.ratio_of_means``) where it is the wider, as the
+    design effect of P(caught) is taken as at least 1."""
+    stats = _lead_stats(tricks)
+    order = np.argsort(hand, kind="stable")
+    starts = np.flatnonzero(np.r_[True, np.diff(hand[order]) != 0])
+    sizes = np.diff(np.r_[starts, len(hand)])
+    if len(sizes) < 2:
+        return stats
+    caught = clustered_proportion(np.add.reduceat(tricks[order] > 0, starts), sizes)
+    mean = ratio_of_means(np.add.reduceat(tricks[order].astype(float), starts), sizes)
+    clustered = {"p_caught_low": caught.low, "p_caught_high": caught.high}
+    if mean.high - mean.low > stats["mean_tricks_high"] - stats["mean_tricks_low"]:
+        clustered |= {"mean_tricks_low": mean.low, "mean_tricks_high": mean.high}
+    return stats | clustered
 
 
 def build_information(
@@ -416,7 +438,8 @@ def build_information(
         },
         "cpu_seconds": round(cpu_seconds(paths), 1),
         "confidence": 0.95,
-        "intervals": "Wilson for P(caught), t for E[tricks]",
+        "intervals": "over hands, whose layouts are alike: Wilson at the effective sample size "
+        "for P(caught), the ratio estimator's for E[tricks]",
     }
     stem = Path(out or data_folder()) / Path(CATCH_INFORMATION).stem
     write_shipped(table, stem, provenance, TITLE)
@@ -428,20 +451,29 @@ def build_information(
 
 def information_ev(table: pd.DataFrame, rules: RuleSet = EV_RULES) -> pd.DataFrame:
     """Each row of a ``catch_information`` table with what its trick distribution is worth
-    (four players, Sochi by default): ``solo_ev`` in whists a deal with its 95% interval,
-    ``tricks_if_caught`` (m, E[tricks] / P(caught)), ``break_even`` (the P(caught) at which a
-    solo misère with that m is worth nothing, ``players.sharing.break_even_catch_probability``)
-    and ``dealer_accepts`` (a risk-neutral dealer accepts an invitation iff the solo EV > 0)."""
+    (four players, Sochi by default): ``solo_ev`` in whists a deal with its 95% interval
+    (over layouts, widened as much as the row's E[tricks] interval is for being taken over
+    hands, whose layouts are alike), ``tricks_if_caught`` (m, E[tricks] / P(caught)),
+    ``break_even`` (the P(caught) at which a solo misère with that m is worth nothing,
+    ``players.sharing.break_even_catch_probability``) and ``dealer_accepts`` (a risk-neutral
+    dealer accepts an invitation iff the solo EV > 0)."""
     counts = table[[f"tricks_{k}" for k in range(11)]].to_numpy()
+    widths = (table.mean_tricks_high - table.mean_tricks_low).to_numpy()
     records = []
-    for row, mean, caught in zip(counts, table.mean_tricks, table.p_caught, strict=True):
-        solo = misere_values(np.repeat(np.arange(11), row), rules).loc["solo"].to_dict()
+    for row, mean, caught, width in zip(
+        counts, table.mean_tricks, table.p_caught, widths, strict=True
+    ):
+        tricks = np.repeat(np.arange(11), row)
+        solo = misere_values(tricks, rules).loc["solo"].to_dict()
+        layouts = mean_estimate(tricks)
+        widen = max(1.0, width / (layouts.high - layouts.low)) if layouts.high > layouts.low else 1
+        half = widen * (solo["high"] - solo["low"]) / 2
         m = float(mean / caught) if caught > 0 else float("nan")
         records.append(
             {
                 "solo_ev": float(solo["ev"]),
-                "solo_ev_low": float(solo["low"]),
-                "solo_ev_high": float(solo["high"]),
+                "solo_ev_low": float(solo["ev"] - half),
+                "solo_ev_high": float(solo["ev"] + half),
                 "tricks_if_caught": m,
                 "break_even": break_even_catch_probability(m, rules) if caught > 0 else m,
                 "dealer_accepts": bool(solo["ev"] > 0),
