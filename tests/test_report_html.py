@@ -21,7 +21,12 @@ from prefstats.misere.tables import (
     published_comparison,
 )
 from prefstats.report import tables
-from prefstats.report.answers import PLAYED_SETTING, played_answer, played_model
+from prefstats.report.answers import (
+    PLAYED_SETTING,
+    played_answer,
+    played_length_text,
+    played_model,
+)
 from prefstats.report.html import SECTIONS, ReportWarning, build_report
 from prefstats.studies.catch_information import information_ev
 from prefstats.studies.misere_ev import break_even, run_misere_ev, tricks_when_caught
@@ -107,9 +112,60 @@ def test_played_section_shows_the_bracket_of_the_ten_published_holdings(page):
     for cell in cells(shown):
         assert cell in page, cell
     section = page.split("<h2 id='played'>")[1].split("<h2")[0]
+    by_length = tables.played_by_length(info, PLAYED_SETTING)
+    assert by_length.cards.tolist() == [1, 1, 2, 2, 3, 3]
+    for cell in cells(by_length):
+        assert cell in section, cell
+    assert html.escape(played_length_text(PLAYED_SETTING), quote=True) in section
     assert html.escape(played_model(info), quote=True) in section
     assert html.escape(played_answer(info), quote=True) in section
     assert "data:image/png;base64," in section
+
+
+def test_holdings_pooled_by_length_weigh_their_layouts():
+    """Two holdings of one card, 100 and 300 layouts: the pooled share weighs them 1:3, and its
+    interval's half-width is the root of the weighted half-widths' squares; a conditionally
+    clean holding is left out."""
+    base = {"setting": "lowest-sides", "lead": "own", "information": "open"}
+    rows = [
+        {
+            **base,
+            "holding": "8",
+            "n_cards": 1,
+            "suit_class": "catchable",
+            "n": 100,
+            "p_caught": 0.2,
+            "p_caught_low": 0.1,
+            "p_caught_high": 0.3,
+        },
+        {
+            **base,
+            "holding": "9",
+            "n_cards": 1,
+            "suit_class": "catchable",
+            "n": 300,
+            "p_caught": 0.6,
+            "p_caught_low": 0.56,
+            "p_caught_high": 0.64,
+        },
+        {
+            **base,
+            "holding": "7 8",
+            "n_cards": 2,
+            "suit_class": "conditionally_clean",
+            "n": 100,
+            "p_caught": 0.0,
+            "p_caught_low": 0.0,
+            "p_caught_high": 0.04,
+        },
+    ]
+    models = ("open", "as played low", "as played high", "estimate", "hidden floor")
+    info = pd.DataFrame([{**r, "information": m} for r in rows for m in models])
+    shown = tables.played_by_length(info.assign(lead="own"), "lowest-sides")
+    assert shown.cards.tolist() == [1] and shown.holdings.tolist() == ["2"]
+    half = (0.25**2 * 0.1**2 + 0.75**2 * 0.04**2) ** 0.5  # 0.0391
+    assert shown.at[0, "open"] == f"0.500 ({0.5 - half:.3f}–{0.5 + half:.3f})"
+    assert shown.at[0, "layouts"] == "400"
 
 
 def test_sensitivity_section_shows_each_setting(run, ev, tmp_path):

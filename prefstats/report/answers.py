@@ -145,7 +145,8 @@ def played_answer(info: pd.DataFrame, setting: str = PLAYED_SETTING) -> str:
 def played_markdown(info: pd.DataFrame, rates: pd.DataFrame, setting: str = PLAYED_SETTING) -> str:
     """Markdown tables of ``tables.played_comparison`` for the ten published holdings, with
     the published figures (``rates``: the catch-rate table), its model, and
-    ``tables.played_by_setting`` with what differs between the settings."""
+    ``tables.played_by_setting`` with what differs between the settings, and
+    ``tables.played_by_length`` with its model."""
     published = published_comparison(table=rates)
     return "\n\n".join(
         [
@@ -153,7 +154,19 @@ def played_markdown(info: pd.DataFrame, rates: pd.DataFrame, setting: str = PLAY
             played_model(info, setting),
             _markdown(tables.played_by_setting(info, COMMON_HOLDINGS)),
             PLAYED_SETTINGS_TEXT,
+            _markdown(tables.played_by_length(info, setting)),
+            played_length_text(setting),
         ]
+    )
+
+
+def played_length_text(setting: str = PLAYED_SETTING) -> str:
+    """The sentence of assumptions behind ``tables.played_by_length``."""
+    return (
+        f"Every catchable holding measured, pooled by its length, in {setting}: each holding "
+        "weighs its layouts (the same number for each), so this is the rate of a holding of "
+        "that length picked at random, not weighted by how often each is dealt. P(caught) with "
+        "95% intervals, taken over hands."
     )
 
 
@@ -190,7 +203,7 @@ def readme_blocks() -> dict[str, str]:
         "findings": findings_markdown(findings) + "\n\n" + claim_answer(findings),
         "sensitivity": sensitivity_markdown(pd.read_parquet(shipped(SENSITIVITY))),
         "catch": catch_markdown(published_comparison(table=rates)) + "\n\n" + catch_answer(rates),
-        "played": played_markdown(info, rates) + " " + played_answer(info),
+        "played": played_markdown(info, rates) + "\n\n" + played_answer(info),
         "sharing": sharing_answer(pd.read_parquet(shipped(MISERE_EV))),
     }
     return {name: blocks[name] for name in README_BLOCKS}

@@ -32,6 +32,7 @@ from prefstats.report.answers import (
     PLAYED_SETTING,
     PLAYED_SETTINGS_TEXT,
     played_answer,
+    played_length_text,
     played_model,
     sharing_answer,
 )
@@ -477,6 +478,8 @@ def _played(info: pd.DataFrame, rates: pd.DataFrame | None) -> str:
             ),
             _table(tables.played_by_setting(info, COMMON_HOLDINGS)),
             _p(PLAYED_SETTINGS_TEXT),
+            _table(tables.played_by_length(info, PLAYED_SETTING)),
+            _p(played_length_text(PLAYED_SETTING)),
             _p(played_answer(info)),
             _figure(
                 lambda fig: plots.played(info, fig, COMMON_HOLDINGS, PLAYED_SETTING),

@@ -10,10 +10,13 @@ each; the report prints them and the notebooks show them.
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pandas as pd
 
 from prefstats.report.plots import MEASURE_LABELS
+from prefstats.stats import z_value
 
 EVENT_LABELS = {
     "nine": "nine (9 or 10 tricks)",
@@ -293,6 +296,44 @@ def played_by_setting(info: pd.DataFrame, holdings: tuple[str, ...]) -> pd.DataF
                     "added by the blind lead": f"{int(total['blind lead']['added']):,}",
                 }
             )
+    return pd.DataFrame(rows)
+
+
+BY_LENGTH_MODELS = {
+    "open": "open",
+    "as played low": "as played low",
+    "as played high": "as played high",
+    "estimate": "estimate",
+    "floor": "hidden floor",
+}
+
+
+def played_by_length(info: pd.DataFrame, setting: str = "lowest-sides") -> pd.DataFrame:
+    """The catchable holdings of a ``catch_information`` table pooled by length, for each lead
+    (own, left), in ``setting``: how many holdings and layouts, and P(caught) under each model
+    with its 95% interval (each holding weighs its layouts; the variance is the sum of the
+    holdings' own, read off their intervals, which are taken over hands)."""
+    z = z_value()
+    part = info[(info.setting == setting) & (info.suit_class == "catchable")]
+    rows = []
+    for length, lead in itertools.product(sorted(part.n_cards.unique()), PLAYED_LEADS):
+        mine = part[(part.n_cards == length) & (part.lead == lead)]
+        if mine.empty:
+            continue
+        row = {
+            "cards": int(length),
+            "lead": lead,
+            "holdings": f"{mine.holding.nunique()}",
+            "layouts": f"{int(mine[mine.information == 'open'].n.sum()):,}",
+        }
+        for label, model in BY_LENGTH_MODELS.items():
+            held = mine[mine.information == model]
+            weight = held.n / held.n.sum()
+            share = float((weight * held.p_caught).sum())
+            half_widths = (held.p_caught_high - held.p_caught_low) / 2
+            half = z * float(np.sqrt(((weight * half_widths / z) ** 2).sum()))
+            row[label] = f"{share:.3f} ({max(share - half, 0):.3f}–{min(share + half, 1):.3f})"
+        rows.append(row)
     return pd.DataFrame(rows)
 
 
