@@ -16,7 +16,6 @@ import numpy as np
 import pandas as pd
 
 from prefstats.report.plots import MEASURE_LABELS
-from prefstats.stats import z_value
 
 EVENT_LABELS = {
     "nine": "nine (9 or 10 tricks)",
@@ -313,7 +312,6 @@ def played_by_length(info: pd.DataFrame, setting: str = "lowest-sides") -> pd.Da
     (own, left), in ``setting``: how many holdings and layouts, and P(caught) under each model
     with its 95% interval (each holding weighs its layouts; the variance is the sum of the
     holdings' own, read off their intervals, which are taken over hands)."""
-    z = z_value()
     part = info[(info.setting == setting) & (info.suit_class == "catchable")]
     rows = []
     for length, lead in itertools.product(sorted(part.n_cards.unique()), PLAYED_LEADS):
@@ -331,7 +329,7 @@ def played_by_length(info: pd.DataFrame, setting: str = "lowest-sides") -> pd.Da
             weight = held.n / held.n.sum()
             share = float((weight * held.p_caught).sum())
             half_widths = (held.p_caught_high - held.p_caught_low) / 2
-            half = z * float(np.sqrt(((weight * half_widths / z) ** 2).sum()))
+            half = float(np.sqrt(((weight * half_widths) ** 2).sum()))
             row[label] = f"{share:.3f} ({max(share - half, 0):.3f}–{min(share + half, 1):.3f})"
         rows.append(row)
     return pd.DataFrame(rows)
