@@ -39,9 +39,10 @@ def z_value(confidence: float = CONFIDENCE) -> float:
 
 
 def wilson_interval(
-    count: np.ndarray | int, n: np.ndarray | int, confidence: float = CONFIDENCE
+    count: np.ndarray | float, n: np.ndarray | float, confidence: float = CONFIDENCE
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Wilson score interval of a binomial proportion, vectorised; [0, 1] where n = 0.
+    """Wilson score interval of a binomial proportion, vectorised; [0, 1] where n = 0. The
+    counts may be fractional (an effective sample size: ``clustered_proportion``).
 
     >>> low, high = wilson_interval(0, 100)
     >>> float(low), round(float(high), 4)

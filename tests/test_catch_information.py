@@ -298,3 +298,12 @@ def test_the_rules_text_states_the_shipped_figures(shipped_table: pd.DataFrame) 
         added = total(setting, "blind lead", "own", "added")
         own = total(setting, "open", "own", "caught")
         assert f"{added:,} of {own:,} {text}" in rules
+    key = ["setting", "holding", "lead"]
+    low = shipped_table[shipped_table.information == "as played low"].set_index(key).p_caught
+    point = shipped_table[shipped_table.information == "estimate"].set_index(key).p_caught
+    below = point.lt(low)
+    dealt_rows = below.xs("as-dealt", level="setting")
+    dealt = int(dealt_rows.sum())
+    assert f"on {dealt} of the {len(dealt_rows):,} as-dealt rows" in rules
+    assert f"({int(dealt_rows.xs('own', level='lead').sum())} of them on his own lead" in rules
+    assert int(below.sum()) == dealt, "and on none of the others"
