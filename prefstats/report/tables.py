@@ -261,44 +261,30 @@ def played_comparison(
 def played_by_setting(info: pd.DataFrame, holdings: tuple[str, ...]) -> pd.DataFrame:
     """The ``holdings`` of a ``catch_information`` table pooled, for each setting and lead
     (own, left): the layouts, the catches in open play, at the two ends of the as-played
-    bracket, by the estimate and at the floor (count and share), the open catches the low end
-    saves and the catches the blind lead adds."""
+    bracket, by the estimate and at the floor (count, and share with its 95% interval:
+    ``pooled_share``), the open catches the low end saves and the catches the blind lead adds."""
     rows = []
     part = info[info.holding.isin(holdings)]
     for setting in part.setting.unique():
         for lead in PLAYED_LEADS:
             mine = part[(part.setting == setting) & (part.lead == lead)]
-            total = {
-                m: mine[mine.information == m][["n", "caught", "saved", "added"]].sum()
-                for m in (
-                    "open",
-                    "as played low",
-                    "as played high",
-                    "estimate",
-                    "hidden floor",
-                    "blind lead",
-                )
+            row = {
+                "setting": setting,
+                "lead": lead,
+                "layouts": f"{int(mine[mine.information == 'open'].n.sum()):,}",
             }
-            n = int(total["open"]["n"])
-            shares = {m: f"{int(t['caught']):,} ({t['caught'] / n:.3f})" for m, t in total.items()}
-            rows.append(
-                {
-                    "setting": setting,
-                    "lead": lead,
-                    "layouts": f"{n:,}",
-                    "open": shares["open"],
-                    "as played low": shares["as played low"],
-                    "as played high": shares["as played high"],
-                    "estimate": shares["estimate"],
-                    "floor": shares["hidden floor"],
-                    "open catches saved": f"{int(total['as played low']['saved']):,}",
-                    "added by the blind lead": f"{int(total['blind lead']['added']):,}",
-                }
-            )
+            for label, model in PLAYED_MODELS.items():
+                held = mine[mine.information == model]
+                row[label] = f"{int(held.caught.sum()):,}: {pooled_share(held)}"
+            saved = mine[mine.information == "as played low"].saved.sum()
+            added = mine[mine.information == "blind lead"].added.sum()
+            row["open catches saved"] = f"{int(saved):,}"
+            row["added by the blind lead"] = f"{int(added):,}"
+            rows.append(row)
     return pd.DataFrame(rows)
 
 
-BY_LENGTH_MODELS = {
+PLAYED_MODELS = {  # column label: information model, for the pooled as-played tables
     "open": "open",
     "as played low": "as played low",
     "as played high": "as played high",
@@ -307,11 +293,27 @@ BY_LENGTH_MODELS = {
 }
 
 
+def pooled_share(held: pd.DataFrame) -> str:
+    """P(caught) of some rows of a ``catch_information`` table pooled, each weighing its
+    layouts, with its 95% interval: the variance is the sum of the rows' own (their layouts are
+    disjoint), read off their intervals, which are taken over hands; normal ends, within [0, 1].
+
+    >>> rows = pd.DataFrame({"n": [100, 300], "p_caught": [0.2, 0.6],
+    ...                      "p_caught_low": [0.1, 0.56], "p_caught_high": [0.3, 0.64]})
+    >>> pooled_share(rows)
+    '0.500 (0.461–0.539)'
+    """
+    weight = held.n / held.n.sum()
+    share = float((weight * held.p_caught).sum())
+    half_widths = (held.p_caught_high - held.p_caught_low) / 2
+    half = float(np.sqrt(((weight * half_widths) ** 2).sum()))
+    return f"{share:.3f} ({max(share - half, 0):.3f}–{min(share + half, 1):.3f})"
+
+
 def played_by_length(info: pd.DataFrame, setting: str = "lowest-sides") -> pd.DataFrame:
     """The catchable holdings of a ``catch_information`` table pooled by length, for each lead
     (own, left), in ``setting``: how many holdings and layouts, and P(caught) under each model
-    with its 95% interval (each holding weighs its layouts; the variance is the sum of the
-    holdings' own, read off their intervals, which are taken over hands)."""
+    with its 95% interval (``pooled_share``)."""
     part = info[(info.setting == setting) & (info.suit_class == "catchable")]
     rows = []
     for length, lead in itertools.product(sorted(part.n_cards.unique()), PLAYED_LEADS):
@@ -324,13 +326,8 @@ def played_by_length(info: pd.DataFrame, setting: str = "lowest-sides") -> pd.Da
             "holdings": f"{mine.holding.nunique()}",
             "layouts": f"{int(mine[mine.information == 'open'].n.sum()):,}",
         }
-        for label, model in BY_LENGTH_MODELS.items():
-            held = mine[mine.information == model]
-            weight = held.n / held.n.sum()
-            share = float((weight * held.p_caught).sum())
-            half_widths = (held.p_caught_high - held.p_caught_low) / 2
-            half = float(np.sqrt(((weight * half_widths) ** 2).sum()))
-            row[label] = f"{share:.3f} ({max(share - half, 0):.3f}–{min(share + half, 1):.3f})"
+        for label, model in PLAYED_MODELS.items():
+            row[label] = pooled_share(mine[mine.information == model])
         rows.append(row)
     return pd.DataFrame(rows)
 
