@@ -103,8 +103,8 @@ def test_pairs_section_states_the_product_rule_check(page):
 
 
 def test_played_section_shows_the_bracket_of_the_ten_published_holdings(page):
-    """The as-played table of the shipped ``catch_information``, its model and its answer, and
-    a figure in the section."""
+    """The as-played table of the shipped ``catch_information``, its model and its answer, the
+    pooled tables (by setting, by length) and a figure in the section."""
     info = information_ev(load_catch_information())
     published = published_comparison(table=load_catch_rates())
     shown = tables.played_comparison(info, COMMON_HOLDINGS, PLAYED_SETTING, published)
@@ -114,7 +114,9 @@ def test_played_section_shows_the_bracket_of_the_ten_published_holdings(page):
     section = page.split("<h2 id='played'>")[1].split("<h2")[0]
     by_length = tables.played_by_length(info, PLAYED_SETTING)
     assert by_length.cards.tolist() == [1, 1, 2, 2, 3, 3]
-    for cell in cells(by_length):
+    by_setting = tables.played_by_setting(info, COMMON_HOLDINGS)
+    assert len(by_setting) == 6
+    for cell in cells(by_length) + cells(by_setting):
         assert cell in section, cell
     assert html.escape(played_length_text(PLAYED_SETTING), quote=True) in section
     assert html.escape(played_model(info), quote=True) in section
