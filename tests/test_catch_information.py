@@ -22,6 +22,7 @@ from prefstats.misere.tables import (
     load_catch_information,
 )
 from prefstats.players.discards import defender_rates, misere_discards, sound_misere_discards
+from prefstats.players.sharing import misere_values
 from prefstats.solver import first_lead_many
 from prefstats.stats import clustered_proportion, mean_estimate, proportion
 from prefstats.studies.catch_information import (
@@ -29,12 +30,14 @@ from prefstats.studies.catch_information import (
     INFORMATION_SETTINGS,
     dealt_layouts,
     dealt_picks,
+    information_ev,
     information_holdings,
     information_layouts,
     information_table,
     information_tricks,
 )
 from prefstats.studies.catch_tables import DEALT_SEED, SEED, lowest_sides_hand, solve_leads
+from prefstats.studies.misere_ev import EV_RULES
 from prefstats.studies.storage import read_provenance
 
 OWN = LEADS.index("own")
@@ -185,6 +188,26 @@ def test_the_tables_intervals_are_taken_over_hands() -> None:
     assert np.isclose(single.p_caught_low, eight.low) and np.isclose(
         single.p_caught_high, eight.high
     )
+
+
+def test_the_solo_ev_interval_is_widened_as_the_tricks_interval_is() -> None:
+    """``information_ev``: with the E[tricks] interval of independent layouts the solo EV's is
+    ``misere_values``' own; with one twice as wide (taken over hands) it is twice as wide."""
+    counts = {f"tricks_{k}": 0 for k in range(11)} | {"tricks_0": 30, "tricks_1": 6, "tricks_3": 4}
+    tricks = np.repeat(np.arange(11), [counts[f"tricks_{k}"] for k in range(11)])
+    layouts = mean_estimate(tricks.astype(float))
+    row = {"mean_tricks": layouts.estimate, "p_caught": 0.25, **counts}
+    solo = misere_values(tricks, EV_RULES).loc["solo"]
+    for factor in (1.0, 2.0):
+        half = factor * (layouts.high - layouts.low) / 2
+        bounds = {
+            "mean_tricks_low": layouts.estimate - half,
+            "mean_tricks_high": layouts.estimate + half,
+        }
+        table = pd.DataFrame([row | bounds])
+        ev = information_ev(table).iloc[0]
+        assert np.isclose(ev.solo_ev, solo.ev)
+        assert np.isclose(ev.solo_ev_high - ev.solo_ev_low, factor * (solo.high - solo.low))
 
 
 @pytest.fixture(scope="module")
