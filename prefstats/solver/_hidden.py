@@ -21,7 +21,10 @@ each root, gives for each card the pairs holding it and for each pair index its 
 Positions are probed at trick starts in a table of their own (``new_hidden_table``), keyed on the
 exact cards, S and the root (entries of other roots never match). ``_reaches`` uses the open
 solver's table. ``reaches(..., first)`` with ``first`` a card makes the declarer, on lead, lead it
-(the blind lead's question).
+(the blind lead's question). At a trick start a catcher on lead tries first the card that last
+decided the open position of a discard of S, the declarer his lowest card where it is highest
+(``_declarer_lead``, the open search's misère lead); the open bound reads every discard's table
+entry before it searches any (one "no" settles it).
 """
 
 from __future__ import annotations
@@ -44,6 +47,7 @@ from prefstats.solver._search import (
     _hint_card,
     _legal,
     _low_card,
+    _low_per_suit,
     _probe,
     _reaches,
     _run_tops,
@@ -245,7 +249,9 @@ def _some_open_no(
     lead tries it first.)"""
     n_tricks = _count(hl)
     hint_card = 0
-    for word in range(2):
+    undecided_lo = 0
+    undecided_hi = 0
+    for word in range(2):  # the table's probes first: one "no" settles it without a search
         bits = s_lo if word == 0 else s_hi
         while bits:
             bit = _low_card(bits)
@@ -256,12 +262,23 @@ def _some_open_no(
             )
             if decided == 0:
                 return True, 0
-            if decided == UNDECIDED and not _reaches(kept, hl, hr, leader, target, NO_TRUMP, 1, tt):
-                return True, 0
+            if decided == UNDECIDED:
+                if word == 0:
+                    undecided_lo |= 1 << bit
+                else:
+                    undecided_hi |= 1 << bit
             if hint_card == 0 and leader != DECLARER:
                 present = kept | hl | hr
                 hand = _seat_hand(leader, kept, hl, hr)
                 hint_card = _hint_card(hint, _run_tops(hand, present), present)
+    for word in range(2):
+        bits = undecided_lo if word == 0 else undecided_hi
+        while bits:
+            bit = _low_card(bits)
+            bits ^= 1 << bit
+            kept = cand & ~pairs[PAIR_CARDS + word * PAIR_WORD + bit]
+            if not _reaches(kept, hl, hr, leader, target, NO_TRUMP, 1, tt):
+                return True, 0
     return False, hint_card
 
 
@@ -288,6 +305,24 @@ def _moves(seat: int, cand: int, hl: int, hr: int, led: int, present: int, unsur
     if seat == DECLARER:
         return _run_tops(cand & ~unsure, present) | (cand & unsure)
     return _run_tops(_legal(_seat_hand(seat, cand, hl, hr), led, NO_TRUMP), present)
+
+
+@njit(**KERNEL)
+def _declarer_lead(moves: int, cand: int, present: int) -> int:
+    """The declarer's lead tried first: his lowest card where it is highest, among the suits
+    where another seat holds a higher card (as the open search's misère order), as a one-card
+    mask; 0 if none."""
+    best = 0
+    best_rank = -1
+    lows = _low_per_suit(moves)
+    while lows:
+        card = _low_card(lows)
+        lows ^= 1 << card
+        above = present & _suit_cards(card >> SUIT_SHIFT) & ~((2 << card) - 1) & ~cand
+        rank = card & ((1 << SUIT_SHIFT) - 1)
+        if above and rank > best_rank:
+            best, best_rank = 1 << card, rank
+    return best
 
 
 @njit(**KERNEL)
@@ -370,7 +405,10 @@ def reaches(
     moves1 = (1 << first) if first != NO_CARD else _moves(seat1, cand, hl, hr, -1, present, unsure)
     answer1 = not want1
     while moves1 and answer1 != want1:
-        card1 = _low_card(hint_card & moves1 if hint_card & moves1 else moves1)
+        pick = hint_card & moves1
+        if pick == 0 and seat1 == DECLARER:
+            pick = _declarer_lead(moves1, cand, present)
+        card1 = _low_card(pick if pick else moves1)
         moves1 ^= 1 << card1
         lo1, hi1 = s_lo, s_hi
         if seat1 == DECLARER:
