@@ -260,3 +260,35 @@ def test_a_batch_names_its_first_bad_row_as_one_position_would() -> None:
     discards = np.array([[0b11], [0b11], [0b11], [0b11 << 8]], dtype=np.uint32)
     with pytest.raises(ValueError, match="2 of the declarer's cards, got ♣7 8"):
         hidden_discard_many(np.array([good] * 4, dtype=np.uint32), discards=discards)
+
+
+def test_layouts_of_one_hand_solved_in_layout_order_keep_their_own_discards() -> None:
+    """1,200 layouts of one twelve-card hand (``LAYOUT_ROWS`` or more: the batch solves them in
+    the open solver's layout order), each row with its own possible discards: the answers are
+    each row's, as when the rows are solved in batches too small to be reordered."""
+    rng = np.random.default_rng(4850)
+    deck = rng.permutation(N_CARDS)
+    hand12 = sum(1 << int(card) for card in deck[:12])
+    rest = deck[12:]
+    pairs = pairs_of(hand12)
+    n_rows = 1_200
+    rows = np.zeros((n_rows, 3), dtype=np.uint32)
+    discards = np.zeros((n_rows, 4), dtype=np.uint32)
+    for index in range(n_rows):
+        left = rng.choice(rest, 10, replace=False)
+        rows[index] = (hand12, sum(1 << int(c) for c in left), 0)
+        rows[index, 2] = sum(1 << int(c) for c in rest) & ~int(rows[index, 1])
+        chosen = rng.choice(len(pairs), int(rng.integers(1, 5)), replace=False)
+        discards[index, : len(chosen)] = [pairs[i] for i in chosen]
+    for leader in (0, 1):
+        whole = hidden_discard_many(rows, leader=leader, discards=discards)
+        parts = np.concatenate(
+            [
+                hidden_discard_many(
+                    rows[a : a + 100], leader=leader, discards=discards[a : a + 100]
+                )
+                for a in range(0, n_rows, 100)
+            ]
+        )
+        assert whole.tolist() == parts.tolist()
+        assert len(set(whole.tolist())) > 1  # the rows differ, so an order mix-up would show

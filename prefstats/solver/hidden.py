@@ -78,7 +78,8 @@ def hidden_discard_many(
 ) -> np.ndarray:
     """``hidden_discard_tricks`` for each row of an (n, 3) array of seat hands (the declarer's
     column his candidate cards), as int8; ``discards`` an (n, m) array of each row's possible
-    discards, 0 in unused slots (None: every pair)."""
+    discards, 0 in unused slots (None: every pair). Many layouts of one hand are solved in the
+    open solver's layout order (``solve_many``), each row with its own discards."""
     declarer = seat("declarer", declarer)
     leader = seat("leader", leader)
     array = np.ascontiguousarray(hands, dtype=np.uint32)
@@ -123,9 +124,17 @@ def _run(
 ) -> np.ndarray:
     pairs, htt = _pool.hidden_tables()
     tt = _pool.table()
+    order = _pool.layout_order(hands, declarer, 1)
+    if order is not None:
+        hands = np.ascontiguousarray(hands[order])
+        discards = np.ascontiguousarray(discards[order])
     out = np.zeros(len(hands), dtype=np.int8)
     hidden_batch(hands, discards, declarer, leader, first, pairs, htt, tt, out)
-    return out
+    if order is None:
+        return out
+    unsorted = np.empty_like(out)
+    unsorted[order] = out
+    return unsorted
 
 
 def _lead_options(hand: int, discard: int, open_play: bool) -> list[int]:
