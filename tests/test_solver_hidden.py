@@ -263,20 +263,21 @@ def test_a_batch_names_its_first_bad_row_as_one_position_would() -> None:
 
 
 def test_layouts_of_one_hand_solved_in_layout_order_keep_their_own_discards() -> None:
-    """1,200 layouts of one twelve-card hand (``LAYOUT_ROWS`` or more: the batch solves them in
-    the open solver's layout order), each row with its own possible discards: the answers are
-    each row's, as when the rows are solved in batches too small to be reordered."""
+    """1,200 three-trick layouts of one five-card hand (``LAYOUT_ROWS`` or more: the batch solves
+    them in the open solver's layout order), each row with its own possible discards: the answers
+    are each row's, as when the rows are solved in batches too small to be reordered."""
     rng = np.random.default_rng(4850)
-    deck = rng.permutation(N_CARDS)
-    hand12 = sum(1 << int(card) for card in deck[:12])
-    rest = deck[12:]
-    pairs = pairs_of(hand12)
+    deck = rng.permutation(N_CARDS)[:11]
+    hand = sum(1 << int(card) for card in deck[:5])
+    rest = deck[5:]
+    pairs = pairs_of(hand)
     n_rows = 1_200
     rows = np.zeros((n_rows, 3), dtype=np.uint32)
     discards = np.zeros((n_rows, 4), dtype=np.uint32)
     for index in range(n_rows):
-        left = rng.choice(rest, 10, replace=False)
-        rows[index] = (hand12, sum(1 << int(c) for c in left), 0)
+        left = rng.choice(rest, 3, replace=False)
+        rows[index, 0] = hand
+        rows[index, 1] = sum(1 << int(c) for c in left)
         rows[index, 2] = sum(1 << int(c) for c in rest) & ~int(rows[index, 1])
         chosen = rng.choice(len(pairs), int(rng.integers(1, 5)), replace=False)
         discards[index, : len(chosen)] = [pairs[i] for i in chosen]
