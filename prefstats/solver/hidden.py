@@ -124,17 +124,15 @@ def _run(
 ) -> np.ndarray:
     pairs, htt = _pool.hidden_tables()
     tt = _pool.table()
-    order = _pool.layout_order(hands, declarer, 1)
-    if order is not None:
-        hands = np.ascontiguousarray(hands[order])
-        discards = np.ascontiguousarray(discards[order])
-    out = np.zeros(len(hands), dtype=np.int8)
-    hidden_batch(hands, discards, declarer, leader, first, pairs, htt, tt, out)
-    if order is None:
+
+    def solve(rows: np.ndarray) -> np.ndarray:  # the seat hands, then the row's discards
+        out = np.zeros(len(rows), dtype=np.int8)
+        seats = np.ascontiguousarray(rows[:, :N_SEATS])
+        possible = np.ascontiguousarray(rows[:, N_SEATS:])
+        hidden_batch(seats, possible, declarer, leader, first, pairs, htt, tt, out)
         return out
-    unsorted = np.empty_like(out)
-    unsorted[order] = out
-    return unsorted
+
+    return _pool.in_layout_order(np.hstack([hands, discards]), declarer, 1, solve)
 
 
 def _lead_options(hand: int, discard: int, open_play: bool) -> list[int]:
