@@ -53,6 +53,7 @@ NOJIT_TESTS := \
 	tests/test_solver_estimate.py::test_estimate_exhaustively_on_two_trick_endings_of_two_suits \
 	tests/test_solver_estimate.py::test_estimate_with_a_first_card_against_its_naive_twin \
 	tests/test_solver_estimate.py::test_the_naive_twin_is_open_play_with_one_discard \
+	tests/test_solver_estimate.py::test_estimate_keeps_the_sure_line_where_plain_pimc_gives_it_up \
 	tests/test_game_bidding.py::test_kernel_equals_records_exhaustively \
 	tests/test_game_deal.py::test_deal_i_is_the_same_whatever_else_is_drawn \
 	tests/test_game_deal.py::test_all_layouts_enumerates_each_split_once \

@@ -9,10 +9,13 @@ of the hand from a position in the middle of a trick (the declarer minimising hi
 catchers maximising them), every legal card tried, no pruning.
 
 - The declarer: the legal card of the fewest open tricks from here on; ties, the lowest card.
-- The catchers (seats 1 and 2, as one): for each legal card c, over the discards w of S, the
-  open value of the position after c with the declarer holding C less w less the cards he has
-  played; score = the number of w where it is at least one (while he has taken no trick), else
-  the sum of the values; the highest score wins, ties to the highest sum, then the lowest card.
+- The catchers (seats 1 and 2, as one): at each trick start, H = the tricks they can force
+  from there whichever discard of S he made (``naive_hidden``'s game over S); they consider only
+  the legal cards c after which they can still force H tricks from that trick start (the same
+  game, from the middle of the trick). For each such c, over the discards w of S, the open value
+  of the position after c with the declarer holding C less w less the cards he has played;
+  score = the number of w where it is at least one (while he has taken no trick), else the sum
+  of the values; the highest score wins, ties to the highest sum, then the lowest card.
 
 Shares no code with the package: cards are plain ints, suits ``card // 8``.
 """
@@ -23,7 +26,7 @@ from collections.abc import Iterable
 from functools import cache
 from itertools import combinations
 
-from tests.naive_hidden import _cards, _legal
+from tests.naive_hidden import _cards, _legal, _value
 
 DECLARER = 0
 N_SEATS = 3
@@ -69,11 +72,13 @@ def naive_estimate_tricks(
     made: int,
     discards: Iterable[int] | None = None,
     first: int | None = None,
+    sure_line: bool = True,
 ) -> int:
     """The declarer's tricks (seat 0, candidate cards ``hand12``, discard ``made``) in the
     estimate's play against ``left`` and ``right`` (seats 1, 2), ``leader`` a seat;
     ``discards`` the possible discards W as two-card masks (None: every pair); ``first`` a card
-    he, on lead, must lead."""
+    he, on lead, must lead. ``sure_line=False``: catchers who score every legal card (plain
+    perfect-information Monte Carlo, without the sure line)."""
     cand = _cards(hand12)
     if discards is None:
         possible = {frozenset(pair) for pair in combinations(sorted(cand), 2)}
@@ -83,6 +88,7 @@ def naive_estimate_tricks(
     hands: Hands = (cand - _cards(made), _cards(left), _cards(right))
     taken = 0
     while hands[1]:
+        sure = _sure_tricks(cand, hands, leader, frozenset(possible), first) if sure_line else 0
         trick: tuple[int, ...] = ()
         for step in range(N_SEATS):
             seat = (leader + step) % N_SEATS
@@ -98,7 +104,7 @@ def naive_estimate_tricks(
                 possible = {w for w in possible if card in _legal(cand - w, led)}
                 cand = cand - {card}
             else:
-                card = _catchers_card(hands, seat, leader, trick, cand, possible, taken)
+                card = _catchers_card(hands, seat, leader, trick, cand, possible, taken, sure)
             hands = _without(hands, seat, card)
             trick = (*trick, card)
         leader = _winner(leader, trick)
@@ -114,11 +120,14 @@ def _catchers_card(
     cand: frozenset[int],
     possible: set[frozenset[int]],
     taken: int,
+    sure: int,
 ) -> int:
     led = trick[0] // 8 if trick else None
     best: tuple[int, int, int] | None = None
     for card in sorted(_legal(hands[seat], led)):
         after = _without(hands, seat, card)
+        if _value((cand, after[1], after[2]), leader, (*trick, card), frozenset(possible)) < sure:
+            continue
         values = [
             open_value((cand - w, after[1], after[2]), leader, (*trick, card)) for w in possible
         ]
@@ -129,3 +138,18 @@ def _catchers_card(
             best = key
     assert best is not None
     return -best[2]
+
+
+def _sure_tricks(
+    cand: frozenset[int],
+    hands: Hands,
+    leader: int,
+    possible: frozenset[frozenset[int]],
+    first: int | None,
+) -> int:
+    """At a trick start: the tricks the catchers force whichever discard of ``possible`` he
+    made (``first``: the card he must lead)."""
+    if first is None:
+        return _value((cand, hands[1], hands[2]), leader, (), possible)
+    after = frozenset(w for w in possible if first not in w)
+    return _value((cand - {first}, hands[1], hands[2]), leader, (first,), after)

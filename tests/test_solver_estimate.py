@@ -3,16 +3,23 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from itertools import combinations
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
-from prefstats.solver import estimate_tricks_many, solve_many
+from prefstats.solver import (
+    estimate_tricks_many,
+    first_lead_many,
+    hidden_discard_many,
+    solve_many,
+)
 from tests.naive_estimate import naive_estimate_tricks, open_value
-from tests.naive_hidden import naive_open_tricks, pairs_of, random_ending
+from tests.naive_hidden import naive_hidden_tricks, naive_open_tricks, pairs_of, random_ending
 
 N_CARDS = 32
 
@@ -109,6 +116,41 @@ def test_estimate_with_a_first_card_against_its_naive_twin() -> None:
                 first=first,
             )
             assert int(found[0]) == naive, (hand, left, right, made, possible, first)
+            w = pairs_of(hand) if possible is None else possible
+            forced = first_lead_many(
+                np.array([[hand, left, right]], dtype=np.uint32),
+                first,
+                discards=np.array([[made, *(p for p in w if p != made)]], dtype=np.uint32),
+            )
+            assert naive >= int(forced[0])
+
+
+SURE_LINE = Path(__file__).parent / "golden" / "estimate_sure_line.json"
+
+
+def test_estimate_keeps_the_sure_line_where_plain_pimc_gives_it_up() -> None:
+    """The golden endings (inputs and expected values; the file says how they were found):
+    plain PIMC catchers fall below the tricks they can force whichever discard of W he made;
+    the estimate's catchers keep their sure line, so it is at least that, and the kernel equals
+    the naive twin."""
+    endings = json.loads(SURE_LINE.read_text(encoding="utf-8"))["endings"]
+    assert len(endings) == 48
+    for e in endings:
+        args = (e["hand12"], e["left"], e["right"], e["leader"], e["made"], e["discards"])
+        plain = naive_estimate_tricks(*args, e["first"], sure_line=False)
+        hidden = naive_hidden_tricks(*args[:4], e["discards"], e["first"])
+        assert (plain, hidden) == (e["plain_pimc"], e["hidden"]) and plain < hidden, e["text"]
+        assert naive_estimate_tricks(*args, e["first"]) == e["estimate"] >= hidden, e["text"]
+        possible = pairs_of(e["hand12"]) if e["discards"] is None else e["discards"]
+        possible = [e["made"], *(w for w in possible if w != e["made"])]
+        found = estimate_tricks_many(
+            np.array([[e["hand12"], e["left"], e["right"]]], dtype=np.uint32),
+            made=np.array([e["made"]]),
+            leader=e["leader"],
+            discards=np.array([possible], dtype=np.uint32),
+            first=e["first"],
+        )
+        assert int(found[0]) == e["estimate"], e["text"]
 
 
 def test_the_naive_twin_is_open_play_with_one_discard() -> None:
@@ -128,10 +170,11 @@ def test_the_naive_twin_is_open_play_with_one_discard() -> None:
 
 
 @pytest.mark.parametrize("size", [5, 7, 10])
-def test_estimate_lies_at_or_below_open_play_and_is_it_with_one_discard(size: int) -> None:
+def test_estimate_lies_in_the_bracket_and_is_open_play_with_one_discard(size: int) -> None:
     """On every layout: the estimate is at most the open solve (the declarer's rule keeps his
-    tricks so far plus the open value from rising, whatever the catchers play), and with W his
-    discard alone it is the open solve. Declarer in each seat, each leader."""
+    tricks so far plus the open value from rising, whatever the catchers play) and at least the
+    hidden-discard value over W (the catchers keep their sure line), and with W his discard
+    alone it is the open solve. Declarer in each seat, each leader."""
     rng = np.random.default_rng(5530 + size)
     n_rows = 30 if size < 10 else 10
     for declarer in range(3):
@@ -151,6 +194,19 @@ def test_estimate_lies_at_or_below_open_play_and_is_it_with_one_discard(size: in
                 seen_rows, misere=True, declarer=declarer, leader=(leader + declarer) % 3
             )
             assert (found <= seen).all()
+            hidden_rows = seen_rows.copy()
+            hidden_rows[:, declarer] = [hand for hand, *_ in cases]
+            width = max(len(w or pairs_of(h)) for h, _, _, _, w in cases)
+            possible = np.zeros((n_rows, width), dtype=np.uint32)
+            for index, (hand, _, _, _, w) in enumerate(cases):
+                possible[index, : len(w or pairs_of(hand))] = w or pairs_of(hand)
+            forced = hidden_discard_many(
+                hidden_rows,
+                declarer=declarer,
+                leader=(leader + declarer) % 3,
+                discards=possible,
+            )
+            assert (found >= forced).all()
             alone = [(h, lf, r, m, [m]) for h, lf, r, m, _ in cases]
             assert (estimate_rows(alone, kernel_leader, declarer) == seen).all()
 

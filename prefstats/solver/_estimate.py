@@ -12,22 +12,27 @@ open solver's table.
 
 - The declarer (who sees everything) plays the legal card of his actual hand that minimises his
   open tricks from here on; ties: the lowest card.
-- The catchers (kernel seats 1 and 2, playing as one) score each legal card c by the discards
-  w of S (a uniform prior over S): with the declarer holding C less w (less the cards he has
-  played), the number of w for which the open value after c is at least one trick (they can
-  still catch him), or, once he has taken a trick, the sum over w of the open values. They play
-  the card of the highest score; ties: the highest sum of open values over S, then the lowest
-  card. One card of each run of equivalent cards is scored, the lowest: the cards of a run
-  (with C, the catchers' cards and the trick's cards present) have the same open values for
-  every w, so this is the lowest card of the best.
+- The catchers (kernel seats 1 and 2, playing as one) first keep their sure line: at each
+  trick start H is the number of tricks they can force from there whichever discard of S he
+  made (``_sure_tricks``, the search of ``_hidden``), and while H is at least one they score
+  only the cards after which they still can (``_keeps_sure``: the rest of the trick played as
+  in ``_hidden``, then ``_hidden.reaches``). They score each such card c by the discards w of S
+  (a uniform prior over S): with the declarer holding C less w (less the cards he has played),
+  the number of w for which the open value after c is at least one trick (they can still catch
+  him), or, once he has taken a trick, the sum over w of the open values. They play the card of
+  the highest score; ties: the highest sum of open values over S, then the lowest card. One
+  card of each run of equivalent cards is scored, the lowest: the cards of a run (with C, the
+  catchers' cards and the trick's cards present) have the same open values for every w and
+  keep the same sure tricks, so this is the lowest card of the best.
 
 The result is the number of tricks the declarer takes. Against any catchers the declarer's rule
 keeps his tricks taken plus the open value of the position from rising, so it is at most the
-open solve. With one discard left in S the catchers' rule orders their cards as the open value
-does (the number of discards where he is still caught, then the sum, is the open value's order
-for one discard), so both sides keep that sum constant: the play is not simulated further, his
-tricks are his tricks so far plus the open value at that trick start. With one discard in W the
-result is the open solve.
+open solve; the catchers' sure line keeps his tricks taken plus H from falling, so it is at
+least the hidden-discard value over W. With one discard left in S the catchers' rule orders
+their cards as the open value does (the number of discards where he is still caught, then the
+sum, is the open value's order for one discard, and H is the open value), so both sides keep
+that sum constant: the play is not simulated further, his tricks are his tricks so far plus the
+open value at that trick start. With one discard in W the result is the open solve.
 """
 
 from __future__ import annotations
@@ -43,7 +48,10 @@ from prefstats.solver._hidden import (
     PAIR_WORD,
     _after_card,
     _discard_set,
+    _in_some_pair,
+    _moves,
     fill_pairs,
+    reaches,
 )
 from prefstats.solver._search import (
     DECLARER,
@@ -208,6 +216,164 @@ def _after_play(
     return _trick_end(hd, hl, hr, leader, card1, card2, card, 0, beta, tt)
 
 
+# --- the catchers' sure line: what they can force whichever discard of S he made ----------------
+
+
+@njit(**KERNEL)
+def _sure_end(
+    cand: int,
+    hl: int,
+    hr: int,
+    leader: int,
+    card1: int,
+    card2: int,
+    card3: int,
+    target: int,
+    s_lo: int,
+    s_hi: int,
+    root: int,
+    pairs: np.ndarray,
+    htt: np.ndarray,
+    tt: np.ndarray,
+) -> bool:
+    """After the trick's three cards: can the catchers force ``target`` tricks (this one
+    included) whichever discard of S he made? The trick, then ``_hidden.reaches``."""
+    winner = _winner(leader, card1, card2, card3)
+    won = 1 if winner == DECLARER else 0
+    return reaches(cand, hl, hr, winner, target - won, s_lo, s_hi, NO_CARD, root, pairs, htt, tt)
+
+
+@njit(**KERNEL)
+def _sure_third(
+    cand: int,
+    hl: int,
+    hr: int,
+    leader: int,
+    card1: int,
+    card2: int,
+    target: int,
+    s_lo: int,
+    s_hi: int,
+    root: int,
+    pairs: np.ndarray,
+    htt: np.ndarray,
+    tt: np.ndarray,
+) -> bool:
+    """``_sure_end`` with two cards of the trick played: some catcher card, or every
+    declarer card legal for some discard of S (S cut to the discards where it is legal)."""
+    seat = (leader + 2) % N_SEATS
+    led = card1 >> SUIT_SHIFT
+    present = cand | hl | hr | (1 << card1) | (1 << card2)
+    moves = _moves(seat, cand, hl, hr, led, present, _in_some_pair(s_lo, s_hi, pairs))
+    while moves:
+        card = _low_card(moves)
+        moves ^= 1 << card
+        d, left, right = _without(seat, card, cand, hl, hr)
+        if seat == DECLARER:
+            lo, hi = _after_card(card, cand, led, s_lo, s_hi, pairs)
+            if (lo or hi) and not _sure_end(
+                d, left, right, leader, card1, card2, card, target, lo, hi, root, pairs, htt, tt
+            ):
+                return False
+        elif _sure_end(
+            d, left, right, leader, card1, card2, card, target, s_lo, s_hi, root, pairs, htt, tt
+        ):
+            return True
+    return seat == DECLARER
+
+
+@njit(**KERNEL)
+def _sure_second(
+    cand: int,
+    hl: int,
+    hr: int,
+    leader: int,
+    card1: int,
+    target: int,
+    s_lo: int,
+    s_hi: int,
+    root: int,
+    pairs: np.ndarray,
+    htt: np.ndarray,
+    tt: np.ndarray,
+) -> bool:
+    """``_sure_end`` with the trick's first card played."""
+    seat = (leader + 1) % N_SEATS
+    led = card1 >> SUIT_SHIFT
+    present = cand | hl | hr | (1 << card1)
+    moves = _moves(seat, cand, hl, hr, led, present, _in_some_pair(s_lo, s_hi, pairs))
+    while moves:
+        card = _low_card(moves)
+        moves ^= 1 << card
+        d, left, right = _without(seat, card, cand, hl, hr)
+        if seat == DECLARER:
+            lo, hi = _after_card(card, cand, led, s_lo, s_hi, pairs)
+            if (lo or hi) and not _sure_third(
+                d, left, right, leader, card1, card, target, lo, hi, root, pairs, htt, tt
+            ):
+                return False
+        elif _sure_third(
+            d, left, right, leader, card1, card, target, s_lo, s_hi, root, pairs, htt, tt
+        ):
+            return True
+    return seat == DECLARER
+
+
+@njit(**KERNEL)
+def _keeps_sure(
+    cand: int,
+    hl: int,
+    hr: int,
+    leader: int,
+    step: int,
+    card1: int,
+    card2: int,
+    card: int,
+    target: int,
+    s_lo: int,
+    s_hi: int,
+    root: int,
+    pairs: np.ndarray,
+    htt: np.ndarray,
+    tt: np.ndarray,
+) -> bool:
+    """Once a catcher plays ``card`` as the trick's card number ``step`` (the hands without
+    it): can they still force ``target`` tricks from this trick's start whichever discard of S
+    he made?"""
+    if step == 0:
+        return _sure_second(cand, hl, hr, leader, card, target, s_lo, s_hi, root, pairs, htt, tt)
+    if step == 1:
+        return _sure_third(
+            cand, hl, hr, leader, card1, card, target, s_lo, s_hi, root, pairs, htt, tt
+        )
+    return _sure_end(
+        cand, hl, hr, leader, card1, card2, card, target, s_lo, s_hi, root, pairs, htt, tt
+    )
+
+
+@njit(**KERNEL)
+def _sure_tricks(
+    cand: int,
+    hl: int,
+    hr: int,
+    leader: int,
+    at_least: int,
+    s_lo: int,
+    s_hi: int,
+    first: int,
+    root: int,
+    pairs: np.ndarray,
+    htt: np.ndarray,
+    tt: np.ndarray,
+) -> int:
+    """At a trick start, the tricks the catchers can force whichever discard of S he made
+    (``_hidden.hidden_value``), known to be at least ``at_least``."""
+    value = max(at_least, 0)
+    while reaches(cand, hl, hr, leader, value + 1, s_lo, s_hi, first, root, pairs, htt, tt):
+        value += 1
+    return value
+
+
 # --- the two sides' rules ---------------------------------------------------------------------
 
 
@@ -257,12 +423,16 @@ def _catcher_card(
     s_lo: int,
     s_hi: int,
     taken: int,
+    sure: int,
+    root: int,
     pairs: np.ndarray,
+    htt: np.ndarray,
     tt: np.ndarray,
 ) -> int:
     """The catchers' card (the module's rule): ``cand`` the declarer's candidate cards less
     those he has played, S (``s_lo``, ``s_hi``) the discards still possible, ``taken`` his
-    tricks so far."""
+    tricks so far, ``sure`` the tricks they can force from this trick's start whichever
+    discard of S he made (only cards that keep them are scored)."""
     led = -1 if step == 0 else card1 >> SUIT_SHIFT
     present = cand | hl | hr
     if step >= 1:
@@ -275,7 +445,11 @@ def _catcher_card(
     while moves:
         card = _low_card(moves)
         moves ^= 1 << card
-        _, left, right = _without(seat, card, 0, hl, hr)
+        d, left, right = _without(seat, card, cand, hl, hr)
+        if sure > 0 and not _keeps_sure(
+            d, left, right, leader, step, card1, card2, card, sure, s_lo, s_hi, root, pairs, htt, tt
+        ):
+            continue
         caught = 0
         total = 0
         for word in range(2):
@@ -297,7 +471,9 @@ def _catcher_card(
 
 
 @njit(
-    int64(int64, int64, int64, int64, int64, int64, int64, int64, int64[::1], int64[::1]),
+    int64(
+        int64, int64, int64, int64, int64, int64, int64, int64, int64[::1], int64[::1], int64[::1]
+    ),
     **KERNEL,
 )
 def _played_tricks(
@@ -310,17 +486,21 @@ def _played_tricks(
     s_lo: int,
     s_hi: int,
     pairs: np.ndarray,
+    htt: np.ndarray,
     tt: np.ndarray,
 ) -> int:
     """The declarer's tricks when the layout is played out under the two rules, from a trick
     start; ``first`` a card he (on lead) must lead, or ``NO_CARD``."""
+    root = cand
     taken = 0
+    sure = 0
     while hl:
         if first == NO_CARD and _count(s_lo) + _count(s_hi) == 1:
             # one discard left: both sides play open (the module's note), so he takes the open
             # value from here
             kept = cand & ~made
             return taken + exact_value(kept, hl, hr, leader, NO_TRUMP, 1, 0, _count(hl), tt)
+        sure = _sure_tricks(cand, hl, hr, leader, sure, s_lo, s_hi, first, root, pairs, htt, tt)
         card1 = card2 = NO_CARD
         for step in range(N_SEATS):
             seat = (leader + step) % N_SEATS
@@ -336,7 +516,22 @@ def _played_tricks(
                 cand &= ~(1 << card)
             else:
                 card = _catcher_card(
-                    seat, cand, hl, hr, leader, step, card1, card2, s_lo, s_hi, taken, pairs, tt
+                    seat,
+                    cand,
+                    hl,
+                    hr,
+                    leader,
+                    step,
+                    card1,
+                    card2,
+                    s_lo,
+                    s_hi,
+                    taken,
+                    sure,
+                    root,
+                    pairs,
+                    htt,
+                    tt,
                 )
                 if seat == 1:
                     hl &= ~(1 << card)
@@ -348,7 +543,9 @@ def _played_tricks(
                 card2 = card
             else:
                 leader = _winner(leader, card1, card2, card)
-                taken += 1 if leader == DECLARER else 0
+                won = 1 if leader == DECLARER else 0
+                taken += won
+                sure -= won
     return taken
 
 
@@ -360,6 +557,7 @@ def _played_tricks(
         int64,
         int64,
         int64,
+        int64[::1],
         int64[::1],
         int64[::1],
         int8[::1],
@@ -375,6 +573,7 @@ def estimate_batch(
     leader: int,
     first: int,
     pairs: np.ndarray,
+    htt: np.ndarray,
     tt: np.ndarray,
     out: np.ndarray,
 ) -> None:
@@ -389,5 +588,5 @@ def estimate_batch(
         fill_pairs(cand, pairs)
         s_lo, s_hi = _discard_set(discards[row], pairs)
         out[row] = _played_tricks(
-            cand, int(made[row]), hl, hr, kernel_leader, first, s_lo, s_hi, pairs, tt
+            cand, int(made[row]), hl, hr, kernel_leader, first, s_lo, s_hi, pairs, htt, tt
         )

@@ -3,12 +3,17 @@ information models"): a validating wrapper over the kernel of ``_estimate``.
 
 The bracket's low end is ``hidden_discard_tricks`` (what the catchers can force whichever
 discard of W the declarer made), its high end open play (they know it). The estimate plays each
-layout out card by card with catchers who play perfect-information Monte Carlo:
+layout out card by card with catchers who keep their sure line and otherwise play
+perfect-information Monte Carlo:
 
 - S is the set of discards of W still consistent with the public play: a card the declarer
   plays removes the discards holding it, and his failing to follow suit removes those that leave
   him a card of the led suit.
-- The catchers (playing as one) score each legal card c by the discards w of S, a uniform prior
+- The catchers (playing as one) never give up what they can force: at each trick start, H is
+  the number of tricks they can force from there whichever discard of S he made (the search of
+  ``hidden_discard_tricks``), and while H is at least one they consider only the cards that
+  keep it.
+- Among those they score each legal card c by the discards w of S, a uniform prior
   over S: with the declarer holding his candidate cards C less w (less the cards he has played),
   the number of w for which, after c, they can still force at least one trick from here on
   double-dummy; once he has taken a trick, the sum over w of his double-dummy tricks from here
@@ -20,10 +25,10 @@ layout out card by card with catchers who play perfect-information Monte Carlo:
   catchers maximising his tricks, he minimising), each end being the trick (one if he wins it)
   plus the double-dummy value of the next trick start.
 
-The value is the number of tricks he takes in that play. It is at most the open solve on every
-layout (his rule keeps his tricks so far plus the double-dummy value of the position from
-rising, whatever the catchers play) and equals it when W is his discard alone; it may fall
-below ``hidden_discard_tricks``, which a strategy made for every discard of W guarantees.
+The value is the number of tricks he takes in that play. On every layout it lies between
+``hidden_discard_tricks`` over W (their sure line keeps what they can force) and the open solve
+(his rule keeps his tricks so far plus the double-dummy value of the position from rising,
+whatever the catchers play), and equals the open solve when W is his discard alone.
 
 Seats and masks as in ``prefstats.solver``, card bit = 8·suit + rank.
 
@@ -84,9 +89,9 @@ def estimate_tricks_many(
     _checks.hidden_rows(array, declarer, padded if discards is not None else None, made_array)
     if first_card != NO_CARD and not ((array[:, declarer] & ~made_array) >> first_card & 1).all():
         raise ValueError(f"first (card {first_card}) is not in every declarer's kept hand")
-    pairs, _ = _pool.hidden_tables()
+    pairs, htt = _pool.hidden_tables()
     out = np.zeros(len(array), dtype=np.int8)
     estimate_batch(
-        array, made_array, padded, declarer, leader, first_card, pairs, _pool.table(), out
+        array, made_array, padded, declarer, leader, first_card, pairs, htt, _pool.table(), out
     )
     return out
