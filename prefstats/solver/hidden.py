@@ -23,7 +23,7 @@ from the declarer's left, card bit = 8·suit + rank.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -202,14 +202,26 @@ def blind_lead(
 
 
 def fewest_catches(
-    cards: Iterable[int], play: Callable[[int], np.ndarray]
+    cards: Iterable[int],
+    play: Callable[[int], np.ndarray],
+    least: Mapping[int, int] | None = None,
 ) -> tuple[int, np.ndarray]:
     """The blind lead's choice (docs/rules.md, "Misère information models"): of ``cards``, the
     one whose ``play(card)`` (each layout's tricks after he leads it) catches him on the fewest
-    layouts, ties to the fewest tricks in all, then the lowest card; it and its tricks."""
+    layouts, ties to the fewest tricks in all, then the lowest card; it and its tricks.
+
+    ``least``, if given, holds for each card a number of layouts on which he is caught at the
+    least after leading it (the hidden-discard search's catches bound the estimate's): cards are
+    then tried from the lowest bound, and one whose bound is above the fewest catches found so
+    far is not played (it cannot be the choice)."""
+    order = list(cards)
+    if least is not None:
+        order.sort(key=lambda card: (least[card], card))
     best: tuple[int, int, int] | None = None
     values = np.zeros(0, dtype=np.int8)
-    for card in cards:
+    for card in order:
+        if least is not None and best is not None and least[card] > best[0]:
+            continue
         tricks = play(card)
         score = (int((tricks > 0).sum()), int(tricks.sum()), card)
         if best is None or score < best:

@@ -15,8 +15,9 @@ order), every model on the same layouts, so each difference is paired:
 * ``as played low``: the blind lead, then the discard hidden among the sound ones (on the
   defenders' leads: hidden sound);
 * ``as played high``: the blind lead, then open play (= ``blind lead``);
-* ``estimate``: the point estimate inside the bracket: catchers who play each card by the share
-  of the sound discards still consistent with the play on which it keeps a double-dummy catch
+* ``estimate``: the point estimate inside the bracket: catchers who keep what they can force
+  whichever sound discard he made and play each other card by the share of the sound discards
+  still consistent with the play on which it keeps a double-dummy catch
   (``solver.estimate_tricks_many``), against a declarer playing double-dummy; on his own lead
   his blind lead is chosen for it, as for the other models.
 
@@ -38,7 +39,6 @@ the seed, the holding and the sizes alone.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -224,10 +224,10 @@ def information_tricks(
                 for lead in range(len(LEADS))
             ]
         ).astype(np.int8)
-    blind_open = _blind_own_lead(
+    blind_open, _ = _blind_own_lead(
         layouts, lambda rows, card: first_lead_many(candidates[rows], card, discards=seen[rows])
     )
-    blind_sound = _blind_own_lead(
+    blind_sound, sound_catches = _blind_own_lead(
         layouts, lambda rows, card: first_lead_many(candidates[rows], card, discards=sound[rows])
     )
     out["blind lead"] = out["open"].copy()
@@ -242,7 +242,8 @@ def information_tricks(
                 lambda rows, card: estimate_tricks_many(
                     candidates[rows], made=made[rows], discards=sound[rows], first=card
                 ),
-            ),
+                least=sound_catches,  # the estimate is never below the hidden search
+            )[0],
             *(
                 estimate_tricks_many(candidates, made=made, leader=lead, discards=sound)
                 for lead in range(1, len(LEADS))
@@ -253,19 +254,34 @@ def information_tricks(
 
 
 def _blind_own_lead(
-    layouts: np.ndarray, play: Callable[[np.ndarray, int], np.ndarray]
-) -> np.ndarray:
+    layouts: np.ndarray,
+    play: Callable[[np.ndarray, int], np.ndarray],
+    least: list[dict[int, int]] | None = None,
+) -> tuple[np.ndarray, list[dict[int, int]]]:
     """int8 (n,): tricks after the blind first lead (``solver.fewest_catches``), chosen for each
     hand (his ten and his two discards) over its rows; ``play(rows, card)`` gives the tricks of
-    ``rows`` after he leads ``card``."""
+    ``rows`` after he leads ``card``. Also, for each hand, the catches of each card played out;
+    ``least``: such catches of another model, below this one's for every card (cards that cannot
+    be the choice are then not played)."""
     tricks = np.zeros(len(layouts), dtype=np.int8)
+    catches: list[dict[int, int]] = []
     _, hand_of_row = np.unique(layouts[:, [0, TALON]], axis=0, return_inverse=True)
     for hand in range(int(hand_of_row.max()) + 1 if len(layouts) else 0):
         rows = np.flatnonzero(hand_of_row == hand)
         ten = int(layouts[rows[0], 0])
-        cards = (bit for bit in range(N_CARDS) if ten >> bit & 1)
-        _, tricks[rows] = fewest_catches(cards, functools.partial(play, rows))
-    return tricks
+        cards = [bit for bit in range(N_CARDS) if ten >> bit & 1]
+        caught: dict[int, int] = {}
+
+        def tried(
+            card: int, rows: np.ndarray = rows, caught: dict[int, int] = caught
+        ) -> np.ndarray:
+            out = play(rows, card)
+            caught[card] = int((out > 0).sum())
+            return out
+
+        _, tricks[rows] = fewest_catches(cards, tried, None if least is None else least[hand])
+        catches.append(caught)
+    return tricks, catches
 
 
 # --- the run ----------------------------------------------------------------------------------
