@@ -11,6 +11,7 @@ import pytest
 
 from prefstats.solver import (
     blind_lead,
+    fewest_catches,
     first_lead_many,
     hidden_discard_many,
     hidden_discard_tricks,
@@ -293,3 +294,27 @@ def test_layouts_of_one_hand_solved_in_layout_order_keep_their_own_discards() ->
         )
         assert whole.tolist() == parts.tolist()
         assert len(set(whole.tolist())) > 1  # the rows differ, so an order mix-up would show
+
+
+def test_fewest_catches_with_bounds_chooses_as_without_and_skips_what_cannot_win() -> None:
+    """``least`` (each card's catches at the least) changes no choice: on random tricks with
+    random bounds at or below each card's catches the card and its tricks are the same, and a
+    card whose bound is above the fewest catches is never played."""
+    rng = np.random.default_rng(4860)
+    for _ in range(200):
+        cards = sorted(rng.choice(N_CARDS, int(rng.integers(1, 9)), replace=False).tolist())
+        tricks = {card: rng.integers(0, 3, 6).astype(np.int8) for card in cards}
+        least = {card: int(rng.integers(0, int((tricks[card] > 0).sum()) + 1)) for card in cards}
+        played: list[int] = []
+
+        def play(
+            card: int, tricks: dict[int, np.ndarray] = tricks, played: list[int] = played
+        ) -> np.ndarray:
+            played.append(card)
+            return tricks[card]
+
+        plain = fewest_catches(cards, tricks.__getitem__)
+        bounded = fewest_catches(cards, play, least)
+        assert bounded[0] == plain[0] and bounded[1].tolist() == plain[1].tolist()
+        fewest = int((plain[1] > 0).sum())
+        assert all(least[card] <= fewest for card in played)
