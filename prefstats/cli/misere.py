@@ -118,8 +118,8 @@ def add_parsers(subparsers: Any) -> None:
         "(double-dummy), hidden (the catchers do not know which sound discard he made), blind "
         "(he leads to trick 1 before they open), played (blind lead and hidden discard: the "
         "bracket between them and blind lead with open play, the estimate inside it and the "
-        "floor beside it; default), estimate (the catchers judging each card over his sound "
-        "discards)",
+        "floor beside it; default), estimate (the catchers keeping what they can force and "
+        "judging each other card over his sound discards)",
     )
     add_ru(misere)
     misere.set_defaults(func=cmd_misere)

@@ -171,8 +171,8 @@ INFORMATION_TEXT: dict[Style, dict[str, str]] = {
         "blind": "blind first lead on his own lead, then open",
         "played": "as played, low end: blind first lead, discard hidden among his sound discards",
         "played-floor": "blind first lead, discard hidden among every pair (the floor)",
-        "estimate": "estimate: blind first lead, catchers judging each card over his sound "
-        "discards (perfect-information Monte Carlo)",
+        "estimate": "estimate: blind first lead, catchers keeping what they can force and "
+        "judging each other card over his sound discards (perfect-information Monte Carlo)",
     },
     "ru": {
         "open": "в открытую (все карты видны, снос тоже)",
@@ -181,8 +181,8 @@ INFORMATION_TEXT: dict[Style, dict[str, str]] = {
         "blind": "слепой первый ход на своём ходу, дальше в открытую",
         "played": "как играют, нижний край: слепой первый ход, снос скрыт среди разумных",
         "played-floor": "слепой первый ход, снос скрыт среди всех пар (нижняя граница)",
-        "estimate": "оценка: слепой первый ход, ловящие судят о каждой карте по его разумным "
-        "сносам (Монте-Карло с полной информацией)",
+        "estimate": "оценка: слепой первый ход, ловящие держат верную ловлю, а прочие карты "
+        "судят по его разумным сносам (Монте-Карло с полной информацией)",
     },
 }
 _SEAT_NAMES_RU = ("первая рука, ходит", "вторая рука", "третья рука")

@@ -119,9 +119,10 @@ def played_answer(info: pd.DataFrame, setting: str = PLAYED_SETTING) -> str:
     sentences = [
         f"In {setting}, on the left lead, catchers who must cover every discard he could have "
         f"made lose {saved:,} of the {caught:,} open catches of the ten published holdings "
-        f"({saved / caught:.0%}), but catchers who judge each card over those discards (the "
-        f"estimate) make {estimate:,} catches ({estimate / caught:.0%} of open play's): the "
-        "hidden discard costs real catchers little."
+        f"({saved / caught:.0%}), but catchers who keep what they can force and judge each "
+        f"other card over those discards (the estimate) make {estimate:,} catches "
+        f"({estimate / caught:.0%} of open play's): the hidden discard costs real catchers "
+        "little."
     ]
     for lead in ("left", "own"):
         rows = part[part.lead == lead]
