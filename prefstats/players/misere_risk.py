@@ -30,9 +30,10 @@ or a fixed two-card discard. ``information`` is the model of what each side sees
   bracket of the game as played, whose high end is ``"blind"``;
 * ``"played-floor"``: the blind lead, then every pair possible;
 * ``"estimate"``: the point estimate inside the bracket: the blind lead (chosen for this
-  model), then catchers who play each card by the share of his sound discards, still
-  consistent with the play, on which it keeps a double-dummy catch, against a declarer who
-  plays double-dummy (``solver.estimate_tricks_many``).
+  model), then catchers who keep what they can force whichever sound discard he made and play
+  each other card by the share of his sound discards, still consistent with the play, on which
+  it keeps a double-dummy catch, against a declarer who plays double-dummy
+  (``solver.estimate_tricks_many``).
 
 >>> risk = misere_risk("♠7 8 9 ♣7 8 ♦7 8 ♥7 8 9", seat=1, n=50, seed=1)
 >>> risk.p_caught.estimate, risk.counts[0]
