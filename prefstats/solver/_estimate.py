@@ -14,7 +14,7 @@ open solver's table.
   open tricks from here on; ties: the lowest card.
 - The catchers (kernel seats 1 and 2, playing as one) first keep their sure line: at each
   trick start H is the number of tricks they can force from there whichever discard of S he
-  made (``_sure_tricks``, the search of ``_hidden``), and while H is at least one they score
+  made (``_hidden.hidden_value``), and while H is at least one they score
   only the cards after which they still can (``_keeps_sure``: the rest of the trick played as
   in ``_hidden``, then ``_hidden.reaches``). They score each such card c by the discards w of S
   (a uniform prior over S): with the declarer holding C less w (less the cards he has played),
@@ -38,7 +38,7 @@ open value at that trick start. With one discard in W the result is the open sol
 from __future__ import annotations
 
 import numpy as np
-from numba import int8, int64, uint32, void
+from numba import boolean, int8, int64, uint32, void
 
 from prefstats.game.deal import HAND_SIZE, N_SEATS
 from prefstats.kernels import njit
@@ -51,6 +51,7 @@ from prefstats.solver._hidden import (
     _in_some_pair,
     _moves,
     fill_pairs,
+    hidden_value,
     reaches,
 )
 from prefstats.solver._search import (
@@ -243,14 +244,33 @@ def _sure_end(
     return reaches(cand, hl, hr, winner, target - won, s_lo, s_hi, NO_CARD, root, pairs, htt, tt)
 
 
-@njit(**KERNEL)
-def _sure_third(
+@njit(
+    boolean(
+        int64,
+        int64,
+        int64,
+        int64,
+        int64,
+        int64,
+        int64,
+        int64,
+        int64,
+        int64,
+        int64,
+        int64[::1],
+        int64[::1],
+        int64[::1],
+    ),
+    **KERNEL,
+)
+def _sure_rest(
     cand: int,
     hl: int,
     hr: int,
     leader: int,
     card1: int,
     card2: int,
+    played: int,
     target: int,
     s_lo: int,
     s_hi: int,
@@ -259,63 +279,47 @@ def _sure_third(
     htt: np.ndarray,
     tt: np.ndarray,
 ) -> bool:
-    """``_sure_end`` with two cards of the trick played: some catcher card, or every
-    declarer card legal for some discard of S (S cut to the discards where it is legal)."""
-    seat = (leader + 2) % N_SEATS
-    led = card1 >> SUIT_SHIFT
-    present = cand | hl | hr | (1 << card1) | (1 << card2)
-    moves = _moves(seat, cand, hl, hr, led, present, _in_some_pair(s_lo, s_hi, pairs))
-    while moves:
-        card = _low_card(moves)
-        moves ^= 1 << card
-        d, left, right = _without(seat, card, cand, hl, hr)
-        if seat == DECLARER:
-            lo, hi = _after_card(card, cand, led, s_lo, s_hi, pairs)
-            if (lo or hi) and not _sure_end(
-                d, left, right, leader, card1, card2, card, target, lo, hi, root, pairs, htt, tt
-            ):
-                return False
-        elif _sure_end(
-            d, left, right, leader, card1, card2, card, target, s_lo, s_hi, root, pairs, htt, tt
-        ):
-            return True
-    return seat == DECLARER
-
-
-@njit(**KERNEL)
-def _sure_second(
-    cand: int,
-    hl: int,
-    hr: int,
-    leader: int,
-    card1: int,
-    target: int,
-    s_lo: int,
-    s_hi: int,
-    root: int,
-    pairs: np.ndarray,
-    htt: np.ndarray,
-    tt: np.ndarray,
-) -> bool:
-    """``_sure_end`` with the trick's first card played."""
-    seat = (leader + 1) % N_SEATS
+    """``_sure_end`` with ``played`` cards of the trick down (1: ``card1``; 2: ``card1`` and
+    ``card2``): some catcher card, or every declarer card legal for some discard of S (S cut to
+    the discards where it is legal), then the trick's next card or its end."""
+    seat = (leader + played) % N_SEATS
     led = card1 >> SUIT_SHIFT
     present = cand | hl | hr | (1 << card1)
+    if played == 2:
+        present |= 1 << card2
     moves = _moves(seat, cand, hl, hr, led, present, _in_some_pair(s_lo, s_hi, pairs))
     while moves:
         card = _low_card(moves)
         moves ^= 1 << card
         d, left, right = _without(seat, card, cand, hl, hr)
+        lo, hi = s_lo, s_hi
         if seat == DECLARER:
             lo, hi = _after_card(card, cand, led, s_lo, s_hi, pairs)
-            if (lo or hi) and not _sure_third(
-                d, left, right, leader, card1, card, target, lo, hi, root, pairs, htt, tt
-            ):
-                return False
-        elif _sure_third(
-            d, left, right, leader, card1, card, target, s_lo, s_hi, root, pairs, htt, tt
-        ):
-            return True
+            if lo == 0 and hi == 0:
+                continue
+        if played == 1:
+            kept = _sure_rest(
+                d,
+                left,
+                right,
+                leader,
+                card1,
+                card,
+                played + 1,
+                target,
+                lo,
+                hi,
+                root,
+                pairs,
+                htt,
+                tt,
+            )
+        else:
+            kept = _sure_end(
+                d, left, right, leader, card1, card2, card, target, lo, hi, root, pairs, htt, tt
+            )
+        if kept != (seat == DECLARER):  # a catcher card that keeps it, or one of his that breaks it
+            return kept
     return seat == DECLARER
 
 
@@ -341,37 +345,16 @@ def _keeps_sure(
     it): can they still force ``target`` tricks from this trick's start whichever discard of S
     he made?"""
     if step == 0:
-        return _sure_second(cand, hl, hr, leader, card, target, s_lo, s_hi, root, pairs, htt, tt)
+        return _sure_rest(
+            cand, hl, hr, leader, card, NO_CARD, 1, target, s_lo, s_hi, root, pairs, htt, tt
+        )
     if step == 1:
-        return _sure_third(
-            cand, hl, hr, leader, card1, card, target, s_lo, s_hi, root, pairs, htt, tt
+        return _sure_rest(
+            cand, hl, hr, leader, card1, card, 2, target, s_lo, s_hi, root, pairs, htt, tt
         )
     return _sure_end(
         cand, hl, hr, leader, card1, card2, card, target, s_lo, s_hi, root, pairs, htt, tt
     )
-
-
-@njit(**KERNEL)
-def _sure_tricks(
-    cand: int,
-    hl: int,
-    hr: int,
-    leader: int,
-    at_least: int,
-    s_lo: int,
-    s_hi: int,
-    first: int,
-    root: int,
-    pairs: np.ndarray,
-    htt: np.ndarray,
-    tt: np.ndarray,
-) -> int:
-    """At a trick start, the tricks the catchers can force whichever discard of S he made
-    (``_hidden.hidden_value``), known to be at least ``at_least``."""
-    value = max(at_least, 0)
-    while reaches(cand, hl, hr, leader, value + 1, s_lo, s_hi, first, root, pairs, htt, tt):
-        value += 1
-    return value
 
 
 # --- the two sides' rules ---------------------------------------------------------------------
@@ -500,7 +483,7 @@ def _played_tricks(
             # value from here
             kept = cand & ~made
             return taken + exact_value(kept, hl, hr, leader, NO_TRUMP, 1, 0, _count(hl), tt)
-        sure = _sure_tricks(cand, hl, hr, leader, sure, s_lo, s_hi, first, root, pairs, htt, tt)
+        sure = hidden_value(cand, hl, hr, leader, sure, s_lo, s_hi, first, root, pairs, htt, tt)
         card1 = card2 = NO_CARD
         for step in range(N_SEATS):
             seat = (leader + step) % N_SEATS

@@ -476,7 +476,18 @@ def reaches(
 
 @njit(
     int64(
-        int64, int64, int64, int64, int64, int64, int64, int64, int64[::1], int64[::1], int64[::1]
+        int64,
+        int64,
+        int64,
+        int64,
+        int64,
+        int64,
+        int64,
+        int64,
+        int64,
+        int64[::1],
+        int64[::1],
+        int64[::1],
     ),
     **KERNEL,
 )
@@ -485,6 +496,7 @@ def hidden_value(
     hl: int,
     hr: int,
     leader: int,
+    at_least: int,
     s_lo: int,
     s_hi: int,
     first: int,
@@ -493,8 +505,9 @@ def hidden_value(
     htt: np.ndarray,
     tt: np.ndarray,
 ) -> int:
-    """The tricks the catchers force (``reaches`` stepped up from one)."""
-    value = 0
+    """The tricks the catchers force (``reaches`` stepped up from one more than ``at_least``,
+    a number of tricks known to be forced)."""
+    value = max(at_least, 0)
     while reaches(cand, hl, hr, leader, value + 1, s_lo, s_hi, first, root, pairs, htt, tt):
         value += 1
     return value
@@ -563,5 +576,5 @@ def hidden_batch(
             out[row] = exact_value(kept, hl, hr, kernel_leader, NO_TRUMP, 1, 0, _count(hl), tt)
             continue
         out[row] = hidden_value(
-            cand, hl, hr, kernel_leader, s_lo, s_hi, first, cand, pairs, htt, tt
+            cand, hl, hr, kernel_leader, 0, s_lo, s_hi, first, cand, pairs, htt, tt
         )
