@@ -1,5 +1,7 @@
 """Fixtures shared by test modules."""
 
+import sys
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -11,6 +13,19 @@ from prefstats.players.declarer import play_contracts
 from prefstats.players.discards import DISCARDS
 
 FORCED_STREAM = Stream(8, (2,))
+
+
+@pytest.fixture(autouse=True)
+def forget_naive_positions():
+    """After each test, drop the positions the naive twins memoised (``functools.cache``):
+    kept for the whole run they grow to gigabytes, and freeing them held the interpreter for
+    minutes at exit."""
+    yield
+    for name, module in list(sys.modules.items()):
+        if name.startswith("tests.naive"):
+            for value in vars(module).values():
+                if hasattr(value, "cache_clear"):
+                    value.cache_clear()
 
 
 @pytest.fixture(scope="session")
