@@ -26,8 +26,7 @@ decided the open position of a discard of S, the declarer his lowest card where 
 (``_declarer_lead``, the open search's misère lead); the open bound reads every discard's table
 entry before it searches any (one "no" settles it). The bound is not asked at the root when the
 declarer leads (``cand == root``): each trick start after his first lead asks it, and at the
-root it only repeated those searches (on the bench hand's own lead, 27% of the open positions
-for 1% fewer hidden ones).
+root it only repeated those searches (docs/design.md, "Hidden-discard search").
 """
 
 from __future__ import annotations
