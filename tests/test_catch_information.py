@@ -1,6 +1,7 @@
 """The information models on shared layouts (prefstats.studies.catch_information) and the
-shipped table ``catch_information``: its layouts, the order of the models on every layout,
-the blind lead chosen per hand, the paired counts, and the shipped rows recomputed."""
+``paired`` rows of the shipped table ``catch_rates``: their layouts, the order of the models on
+every layout, the blind lead chosen per hand, the paired counts, and the shipped rows
+recomputed."""
 
 from __future__ import annotations
 
@@ -15,11 +16,11 @@ from prefstats.game.cards import SUIT_MASK, holdings, parse_holding
 from prefstats.game.deal import TALON, deal_many
 from prefstats.misere.classes import SuitClass, class_codes
 from prefstats.misere.tables import (
-    CATCH_INFORMATION,
+    CATCH_RATES,
     COMMON_HOLDINGS,
     LEADS,
     catch_rate_table,
-    load_catch_information,
+    load_catch_rates,
 )
 from prefstats.players.discards import defender_rates, misere_discards, sound_misere_discards
 from prefstats.players.sharing import misere_values
@@ -215,7 +216,7 @@ def test_the_solo_ev_interval_is_widened_as_the_tricks_interval_is() -> None:
 
 @pytest.fixture(scope="module")
 def shipped_table() -> pd.DataFrame:
-    return load_catch_information()
+    return load_catch_rates(design="paired")
 
 
 def test_the_shipped_table_holds_every_model_setting_holding_and_lead(
@@ -223,18 +224,18 @@ def test_the_shipped_table_holds_every_model_setting_holding_and_lead(
 ) -> None:
     """One row per setting, holding, model and lead, for every catchable holding of up to
     three cards, every row of a holding on the same number of layouts."""
-    provenance = read_provenance(shipped(CATCH_INFORMATION))
+    provenance = read_provenance(shipped(CATCH_RATES))
     holdings = information_holdings()
     per_setting = shipped_table.groupby("setting").holding_mask.nunique()
     assert per_setting.to_dict() == {"clean-sides": 88, "lowest-sides": 88, "as-dealt": 82}
     assert len(shipped_table) == per_setting.sum() * len(INFORMATION) * len(LEADS)
     assert set(shipped_table["information"]) == set(INFORMATION)
     assert set(shipped_table["holding_mask"]) == set(holdings)
-    per_hand = provenance["layouts_per_hand"]
+    per_hand = provenance["paired"]["layouts_per_hand"]
     assert (shipped_table["n"] == shipped_table["hands"] * per_hand).all()
     dealt = shipped_table.setting == "as-dealt"
-    assert (shipped_table.loc[~dealt, "hands"] == provenance["hands"]).all()
-    assert shipped_table.loc[dealt, "hands"].between(1, provenance["hands"]).all()
+    assert (shipped_table.loc[~dealt, "hands"] == provenance["paired"]["hands"]).all()
+    assert shipped_table.loc[dealt, "hands"].between(1, provenance["paired"]["hands"]).all()
 
 
 def test_the_shipped_table_keeps_the_models_order_on_every_row(shipped_table: pd.DataFrame) -> None:
@@ -271,10 +272,14 @@ def test_the_shipped_table_keeps_the_models_order_on_every_row(shipped_table: pd
 def test_shipped_rows_are_reproduced_exactly(shipped_table: pd.DataFrame) -> None:
     """A holding's rows, recomputed from the table's own seed and sizes: the same counts, and
     the same intervals from them."""
-    provenance = read_provenance(shipped(CATCH_INFORMATION))
+    provenance = read_provenance(shipped(CATCH_RATES))
     holding = parse_holding("8")
     layouts = information_layouts(
-        holding, "lowest-sides", provenance["hands"], provenance["layouts_per_hand"], SEED
+        holding,
+        "lowest-sides",
+        provenance["paired"]["hands"],
+        provenance["paired"]["layouts_per_hand"],
+        SEED,
     )
     assert provenance["seed"] == SEED
     tricks = information_tricks(layouts)
@@ -286,7 +291,7 @@ def test_shipped_rows_are_reproduced_exactly(shipped_table: pd.DataFrame) -> Non
             tricks[str(row.information)][:, LEADS.index(str(row.lead))], minlength=11
         )
         assert counts.tolist() == [getattr(row, f"tricks_{k}") for k in range(11)]
-    hands, per_hand = provenance["hands"], provenance["layouts_per_hand"]
+    hands, per_hand = provenance["paired"]["hands"], provenance["paired"]["layouts_per_hand"]
     rows = pd.DataFrame(
         {
             "setting": np.full(len(layouts), INFORMATION_SETTINGS.index("lowest-sides"), np.uint8),

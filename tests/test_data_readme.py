@@ -15,7 +15,7 @@ import pytest
 from prefstats.cli import build_parser
 from prefstats.cli.studies import sensitivity_specs, study_spec
 from prefstats.data import folder, shipped
-from prefstats.studies import catch_tables
+from prefstats.studies import catch_information, catch_tables
 from prefstats.studies.storage import read_csv, read_provenance
 
 README = folder() / "README.md"
@@ -91,18 +91,17 @@ def test_catch_tables_come_from_their_command():
     assert provenance["as_dealt_deals"]["deals"] == rates.dealt
     assert provenance["as_dealt_deals"]["seed"] == rates.dealt_seed
     pairs = parsed(COMMANDS["catch_pairs"][0])
-    provenance = read_provenance(shipped("catch_pairs.parquet"))
-    assert (provenance["seed"], provenance["n_per_item"]) == (pairs.seed, pairs.pairs_n)
+    pairs_provenance = read_provenance(shipped("catch_pairs.parquet"))
+    assert (pairs_provenance["seed"], pairs_provenance["n_per_item"]) == (pairs.seed, pairs.pairs_n)
     assert (rates.only, pairs.only) == ("rates", "pairs")
     assert rates.seed == catch_tables.SEED
-    information = parsed(COMMANDS["catch_information"][0])
-    provenance = read_provenance(shipped("catch_information.parquet"))
-    assert information.only == "information"
-    assert (provenance["seed"], provenance["hands"], provenance["layouts_per_hand"]) == (
-        information.seed,
-        information.hands,
-        information.per_hand,
+    assert (provenance["paired"]["hands"], provenance["paired"]["layouts_per_hand"]) == (
+        rates.hands,
+        rates.per_hand,
     )
+    holdings = provenance["paired"]["holdings"]
+    assert holdings.startswith(f"every holding of up to {catch_information.MAX_LENGTH} cards")
+    assert provenance["paired"]["information"] == list(catch_information.INFORMATION)
 
 
 @pytest.mark.parametrize("stem", sorted(s for s in COMMANDS if s != "misere_ev"))

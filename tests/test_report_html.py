@@ -15,7 +15,6 @@ import pytest
 from prefstats.cli import main
 from prefstats.misere.tables import (
     COMMON_HOLDINGS,
-    load_catch_information,
     load_catch_rates,
     pair_independence,
     published_comparison,
@@ -103,9 +102,9 @@ def test_pairs_section_states_the_product_rule_check(page):
 
 
 def test_played_section_shows_the_bracket_of_the_ten_published_holdings(page):
-    """The as-played table of the shipped ``catch_information``, its model and its answer, the
-    pooled tables (by setting, by length) and a figure in the section."""
-    info = information_ev(load_catch_information())
+    """The as-played table of the shipped ``catch_rates``' paired rows, its model and its
+    answer, the pooled tables (by setting, by length) and a figure in the section."""
+    info = information_ev(load_catch_rates(design="paired"))
     published = published_comparison(table=load_catch_rates())
     shown = tables.played_comparison(info, COMMON_HOLDINGS, PLAYED_SETTING, published)
     assert len(shown) == 2 * len(COMMON_HOLDINGS)
@@ -189,9 +188,10 @@ def test_a_missing_table_is_named_and_its_section_left_out(run, tmp_path):
         text = build_report(run, tmp_path / "r.html", catch_rates=pd.DataFrame()).read_text(
             encoding="utf-8"
         )
-    assert "id='catch'" not in text
+    assert "id='catch'" not in text and "id='played'" not in text
     assert {str(w.message).split(":")[1].strip() for w in warned} == {
         "section 'catch' left out",
+        "section 'played' left out",
         "section 'sharing' left out",
     }
 

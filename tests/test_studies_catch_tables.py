@@ -24,6 +24,7 @@ from prefstats.game.deal import deal_many
 from prefstats.misere.classes import SuitClass, class_codes
 from prefstats.misere.tables import (
     CATCH_PAIRS,
+    DESIGNS,
     LEADS,
     SETTINGS,
     catch_pair_table,
@@ -33,10 +34,12 @@ from prefstats.misere.tables import (
 )
 from prefstats.players.discards import defender_rates, misere_discards
 from prefstats.solver import makes_many
+from prefstats.studies import catch_information
+from prefstats.studies.catch_information import INFORMATION, information_holdings
+from prefstats.studies.catch_rates import COLUMNS, build_rates
 from prefstats.studies.catch_tables import (
     N_SINGLE,
     N_SINGLE_SLOW,
-    build_rates,
     catch_summary,
     clean_fillers,
     dealt_misere_hands,
@@ -197,7 +200,13 @@ def test_catch_summary_counts_and_intervals() -> None:
     assert np.allclose(summary["mean_tricks"], tricks.mean(axis=0))
 
 
-def test_build_rates_writes_three_settings_with_provenance(tmp_path: Path) -> None:
+def test_build_rates_writes_both_designs_with_provenance(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Both designs in one table: open play on independent layouts in three settings, and
+    every information model of the paired design on shared layouts (a short as-dealt scan);
+    the CSV repeats the parquet file and the provenance names both."""
+    monkeypatch.setattr(catch_information, "DEALT_SCAN", 3000)
     table = build_rates(
         tmp_path / "runs",
         tmp_path,
@@ -205,17 +214,33 @@ def test_build_rates_writes_three_settings_with_provenance(tmp_path: Path) -> No
         n_slow=3,
         n_lowest=3,
         dealt=1500,
+        hands=2,
+        per_hand=2,
+        max_length=1,
         seed=SEED,
         progress=False,
     )
-    sizes = table.groupby("setting").size()
+    independent = table[table.design == "independent"]
+    sizes = independent.groupby("setting").size()
     assert sizes["clean-sides"] == 254 * 3 and sizes["lowest-sides"] == len(lowest_holdings()) * 3
-    assert table[table.setting == "as-dealt"].pooled.all()  # 1,500 deals: every holding sparse
+    assert (independent.information == "open").all()
+    assert (independent.hands == independent.n).all()
+    assert independent[independent.setting == "as-dealt"].pooled.all()  # every holding sparse
+    paired = table[table.design == "paired"]
+    holdings = information_holdings(1)
+    clean = paired[paired.setting == "clean-sides"]
+    assert len(clean) == len(holdings) * len(INFORMATION) * len(LEADS)
+    assert (clean.n == 4).all() and (clean.hands == 2).all() and not paired.pooled.any()
+    assert list(table.columns) == COLUMNS
     parquet = pd.read_parquet(tmp_path / "catch_rates.parquet")
     csv = read_csv(tmp_path / "catch_rates.csv")
     pd.testing.assert_frame_equal(parquet, csv, check_dtype=False, atol=1e-5)
     provenance = read_provenance(tmp_path / "catch_rates.parquet")
     assert provenance["seed"] == SEED and set(provenance["settings"]) == set(SETTINGS)
+    assert set(provenance["designs"]) == set(DESIGNS)
+    assert (provenance["paired"]["hands"], provenance["paired"]["layouts_per_hand"]) == (2, 2)
+    cpu = provenance["cpu_seconds"]
+    assert cpu["total"] == pytest.approx(cpu["independent"] + cpu["paired"], abs=0.1)
     header = (tmp_path / "catch_rates.csv").read_text().splitlines()[:3]
     assert all(line.startswith("# ") for line in header)
 

@@ -25,7 +25,7 @@ from prefstats.misere.tables import pair_independence
 from prefstats.players.discards import DISCARDS
 from prefstats.players.evaluators import EVALUATORS, HeuristicEvaluator
 from prefstats.report.html import build_report
-from prefstats.studies import catch_information, catch_tables
+from prefstats.studies import catch_information, catch_rates, catch_tables
 from prefstats.studies.misere_ev import run_misere_ev
 from prefstats.studies.results import FINDINGS_EVENTS, sensitivity, summarize
 from prefstats.studies.runs import read_spec
@@ -154,9 +154,9 @@ def add_parsers(sub: Any) -> None:
     tables = sub.add_parser("catch-tables", help="generate the catch-rate tables (hours)")
     tables.add_argument(
         "--only",
-        choices=["rates", "pairs", "information"],
+        choices=["rates", "pairs"],
         default=None,
-        help="one table (default: all three)",
+        help="one table (default: both)",
     )
     tables.add_argument(
         "--n",
@@ -190,13 +190,13 @@ def add_parsers(sub: Any) -> None:
         "--hands",
         type=positive_int,
         default=catch_information.N_HANDS,
-        help="information: hands a holding and setting",
+        help="rates, paired design: hands a holding and setting",
     )
     tables.add_argument(
         "--per-hand",
         type=positive_int,
         default=catch_information.PER_HAND,
-        help="information: layouts a hand (his blind lead is chosen over them)",
+        help="rates, paired design: layouts a hand (his blind lead is chosen over them)",
     )
     tables.add_argument("--seed", type=integer, default=catch_tables.SEED)
     tables.add_argument("--jobs", type=worker_count, default=1, help=JOBS_HELP)
@@ -344,7 +344,7 @@ def cmd_sensitivity(args: argparse.Namespace) -> None:
 def cmd_catch_tables(args: argparse.Namespace) -> None:
     """Generate (or resume) the shipped catch-rate tables."""
     if args.only in (None, "rates"):
-        table = catch_tables.build_rates(
+        table = catch_rates.build_rates(
             args.runs,
             args.out,
             n=args.n,
@@ -352,6 +352,8 @@ def cmd_catch_tables(args: argparse.Namespace) -> None:
             n_lowest=args.lowest_n,
             dealt=args.dealt,
             dealt_seed=args.dealt_seed,
+            hands=args.hands,
+            per_hand=args.per_hand,
             seed=args.seed,
             jobs=args.jobs,
         )
@@ -361,13 +363,3 @@ def cmd_catch_tables(args: argparse.Namespace) -> None:
             args.runs, args.out, n=args.pairs_n, seed=args.seed, jobs=args.jobs
         )
         print(f"catch_pairs: {len(table)} rows written")
-    if args.only in (None, "information"):
-        table = catch_information.build_information(
-            args.runs,
-            args.out,
-            hands=args.hands,
-            per_hand=args.per_hand,
-            seed=args.seed,
-            jobs=args.jobs,
-        )
-        print(f"catch_information: {len(table)} rows written")

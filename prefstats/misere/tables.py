@@ -5,7 +5,11 @@ distribution of a misère declarer holding it, measured with the exact solver ov
 layouts, in three settings that differ in what he holds in the other suits: ``clean-sides``
 (random clean suits), ``lowest-sides`` (the lowest cards, the textbook setting) and ``as-dealt``
 (misère hands as they occur); :mod:`prefstats.studies.catch_tables` writes it and documents
-each setting. ``catch_pairs.parquet`` gives two catchable suits at once (``clean-sides``).
+each setting. Its ``design`` column tells two samples apart: ``independent`` rows are open
+play, each layout a hand of its own (20,000 a holding: the precise rates), and ``paired`` rows
+measure every misère information model (the ``information`` column) on the same 40 hands of 10
+layouts a holding (:mod:`prefstats.studies.catch_information`). ``catch_pairs.parquet`` gives
+two catchable suits at once (``clean-sides``, open play).
 
 The players of the package (the bidders' misère estimate and the misère discard) read the
 ``players`` rates: ``as-dealt`` where a holding was measured on its own (seen at least 200
@@ -40,7 +44,7 @@ SETTINGS = ("clean-sides", "lowest-sides", "as-dealt")  # the shipped table's se
 PLAYERS = "players"  # as-dealt where measured on its own, else clean-sides
 CATCH_RATES = "catch_rates.parquet"
 CATCH_PAIRS = "catch_pairs.parquet"
-CATCH_INFORMATION = "catch_information.parquet"
+DESIGNS = ("independent", "paired")  # the samples of ``catch_rates`` (its ``design`` column)
 
 
 def relative_lead(declarer_seat: int) -> int:
@@ -52,25 +56,31 @@ def relative_lead(declarer_seat: int) -> int:
     return (FIRST_HAND - seat_index("seat", declarer_seat)) % N_SEATS
 
 
-def load_catch_rates(path: str | Path | None = None) -> pd.DataFrame:
-    """The shipped catch-rate table (one row per holding and lead), see ``catch_tables``.
+def load_catch_rates(
+    path: str | Path | None = None, design: str | None = "independent"
+) -> pd.DataFrame:
+    """The shipped catch-rate table (one row per setting, holding, information model and lead
+    in each design), see ``catch_tables``: the rows of ``design`` (one of ``DESIGNS``; the
+    default, ``independent``, is open play on the large sample; None: every row).
 
     >>> table = load_catch_rates()
-    >>> sorted(set(table["lead"]))
-    ['left', 'own', 'right']
+    >>> sorted(set(table["lead"])), sorted(set(table["information"]))
+    (['left', 'own', 'right'], ['open'])
     """
-    return _read_table(Path(path) if path is not None else shipped(CATCH_RATES))
+    table = _read_table(Path(path) if path is not None else shipped(CATCH_RATES))
+    return table if design is None else design_rows(table, design)
+
+
+def design_rows(table: pd.DataFrame, design: str) -> pd.DataFrame:
+    """The rows of a ``catch_rates`` table in ``design`` (one of ``DESIGNS``)."""
+    if design not in DESIGNS:
+        raise ValueError(f"design must be one of {', '.join(DESIGNS)}, got {design!r}")
+    return table[table["design"] == design].reset_index(drop=True)
 
 
 def load_catch_pairs(path: str | Path | None = None) -> pd.DataFrame:
     """The shipped table for pairs of catchable suits of at most three cards each."""
     return _read_table(Path(path) if path is not None else shipped(CATCH_PAIRS))
-
-
-def load_catch_information(path: str | Path | None = None) -> pd.DataFrame:
-    """The shipped table of catch rates under each information model (docs/rules.md, "Misère
-    information models"), every model on the same layouts; see ``catch_information``."""
-    return _read_table(Path(path) if path is not None else shipped(CATCH_INFORMATION))
 
 
 @functools.cache
@@ -102,7 +112,7 @@ def catch_rate_table(
 
 @functools.cache
 def _rate_table(setting: str, path: Path) -> npt.NDArray[np.float64]:
-    table = _read_table(path)
+    table = load_catch_rates(path)
     if setting == PLAYERS:
         table = pd.concat(
             [
@@ -230,7 +240,7 @@ def published_comparison(
     per holding and lead (own, left, right) with each setting's P(caught), its interval and n,
     ``as-dealt`` marked when pooled, then the published figure that matches the lead (own, or
     the defenders' for left and right, or one with the lead unstated) and its source.
-    ``table``: a catch-rate table (default: the shipped one)."""
+    ``table``: the ``independent`` rows of a catch-rate table (default: the shipped one's)."""
     table = load_catch_rates() if table is None else table
     rows = []
     for text in holdings:

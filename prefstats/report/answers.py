@@ -12,7 +12,6 @@ from prefstats.game.cards import parse_holding
 from prefstats.misere.tables import (
     COMMON_HOLDINGS,
     LEADS,
-    load_catch_information,
     load_catch_rates,
     published_comparison,
 )
@@ -86,8 +85,8 @@ def sharing_answer(ev_table: pd.DataFrame) -> str:
 
 
 def played_model(info: pd.DataFrame, setting: str = PLAYED_SETTING) -> str:
-    """The sentence of assumptions behind the as-played figures of a ``catch_information``
-    table."""
+    """The sentence of assumptions behind the as-played figures of the ``paired`` rows of
+    ``catch_rates``."""
     part = info[info.setting == setting]
     n, hands = int(part.n.iloc[0]), int(part.hands.iloc[0])
     return (
@@ -108,8 +107,8 @@ def played_model(info: pd.DataFrame, setting: str = PLAYED_SETTING) -> str:
 
 def played_answer(info: pd.DataFrame, setting: str = PLAYED_SETTING) -> str:
     """How much the rules' hidden discard and blind lead change the catch rates, the break-even
-    P(caught) and the dealer's decision, against open play, from a ``catch_information``
-    table with its EV columns (``information_ev``)."""
+    P(caught) and the dealer's decision, against open play, from the ``paired`` rows of
+    ``catch_rates`` with their EV columns (``information_ev``)."""
     part = info[info.setting == setting]
     holdings = part.holding.nunique()
     left = part[(part.lead == "left") & part.holding.isin(COMMON_HOLDINGS)]
@@ -199,7 +198,7 @@ def readme_blocks() -> dict[str, str]:
     README to them)."""
     findings = shipped_findings()
     rates = load_catch_rates()
-    info = information_ev(load_catch_information())
+    info = information_ev(load_catch_rates(design="paired"))
     blocks = {
         "findings": findings_markdown(findings) + "\n\n" + claim_answer(findings),
         "sensitivity": sensitivity_markdown(pd.read_parquet(shipped(SENSITIVITY))),

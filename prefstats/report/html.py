@@ -26,7 +26,12 @@ from matplotlib.figure import Figure
 from prefstats.data import SENSITIVITY_TABLE, shipped
 from prefstats.misere.exact import suit_class_probabilities
 from prefstats.misere.published import SOURCES
-from prefstats.misere.tables import COMMON_HOLDINGS, pair_independence, published_comparison
+from prefstats.misere.tables import (
+    COMMON_HOLDINGS,
+    design_rows,
+    pair_independence,
+    published_comparison,
+)
 from prefstats.report import plots, tables
 from prefstats.report.answers import (
     PLAYED_SETTING,
@@ -101,25 +106,26 @@ def build_report(
     *,
     catch_rates: pd.DataFrame | None = None,
     catch_pairs: pd.DataFrame | None = None,
-    catch_information: pd.DataFrame | None = None,
     ev_table: pd.DataFrame | None = None,
     sensitivity: pd.DataFrame | None = None,
 ) -> Path:
     """Write the report of ``run`` to ``out`` (one HTML file); returns its path.
 
-    ``catch_rates`` (the table of ``misere.tables.load_catch_rates``), ``catch_pairs`` (that of
-    ``misere.tables.pair_independence``), ``catch_information`` (``load_catch_information``)
-    and ``sensitivity`` (``results.sensitivity``) default to the shipped tables; ``ev_table``
+    ``catch_rates`` (every design: ``misere.tables.load_catch_rates(design=None)``; its
+    ``independent`` rows make the catch-rate section, its ``paired`` ones "Misère as played"),
+    ``catch_pairs`` (the table of ``misere.tables.pair_independence``) and ``sensitivity``
+    (``results.sensitivity``) default to the shipped tables; ``ev_table``
     (``studies.misere_ev``) to none."""
     table = load_study(run)
     spec = read_spec(run)
     summary = summarize(table)
+    rates = catch_rates if catch_rates is not None else _shipped("catch_rates")
+    if rates is not None and rates.empty:
+        rates = None
     inputs = {
-        "catch_rates": catch_rates if catch_rates is not None else _shipped("catch_rates"),
+        "catch_rates": None if rates is None else design_rows(rates, "independent"),
+        "paired catch_rates": None if rates is None else design_rows(rates, "paired"),
         "catch_pairs": catch_pairs if catch_pairs is not None else _shipped_pairs(),
-        "catch_information": (
-            catch_information if catch_information is not None else _shipped("catch_information")
-        ),
         "sensitivity": sensitivity if sensitivity is not None else _shipped(SENSITIVITY_TABLE),
         "ev_table": ev_table,
     }
@@ -146,7 +152,7 @@ def _sections(
     ]
     needs = (
         ("catch", _catch, "catch_rates"),
-        ("played", lambda info: _played(info, inputs["catch_rates"]), "catch_information"),
+        ("played", lambda info: _played(info, inputs["catch_rates"]), "paired catch_rates"),
         ("pairs", _pairs, "catch_pairs"),
         ("sharing", _sharing, "ev_table"),
     )

@@ -298,8 +298,7 @@ def played(
     """One panel per lead (own, left; side by side, or one above the other if ``stacked``):
     each holding's P(caught) in open play, at the two ends of the as-played bracket (joined by
     a band) and by the estimate inside it, each with its 95% interval, and the floor; one
-    setting of a
-    ``catch_information`` table."""
+    setting of the ``paired`` rows of ``catch_rates``."""
     leads = ("own", "left")
     shape = (len(leads), 1) if stacked else (1, len(leads))
     axes = fig.subplots(*shape, sharey=True)

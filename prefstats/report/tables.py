@@ -213,7 +213,7 @@ def played_comparison(
     setting: str = "lowest-sides",
     published: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
-    """A ``catch_information`` table with its EV columns (``studies.catch_information
+    """The ``paired`` rows of ``catch_rates`` with their EV columns (``studies.catch_information
     .information_ev``) for reading: for each holding and lead, P(caught) in open play with
     its interval, the as-played bracket [low, high] with the low end's interval, the estimate
     inside it with its interval, the floor, the
@@ -259,8 +259,8 @@ def played_comparison(
 
 
 def played_by_setting(info: pd.DataFrame, holdings: tuple[str, ...]) -> pd.DataFrame:
-    """The ``holdings`` of a ``catch_information`` table pooled, for each setting and lead
-    (own, left): the layouts, the catches in open play, at the two ends of the as-played
+    """The ``holdings`` of the ``paired`` rows of ``catch_rates`` pooled, for each setting and
+    lead (own, left): the layouts, the catches in open play, at the two ends of the as-played
     bracket, by the estimate and at the floor (count, and share with its 95% interval:
     ``pooled_share``), the open catches the low end saves and the catches the blind lead adds."""
     rows = []
@@ -294,7 +294,7 @@ PLAYED_MODELS = {  # column label: information model, for the pooled as-played t
 
 
 def pooled_share(held: pd.DataFrame) -> str:
-    """P(caught) of some rows of a ``catch_information`` table pooled, each weighing its
+    """P(caught) of some ``paired`` rows of ``catch_rates`` pooled, each weighing its
     layouts, with its 95% interval: the variance is the sum of the rows' own (their layouts are
     disjoint), read off their intervals, which are taken over hands; normal ends, within [0, 1].
 
@@ -311,9 +311,9 @@ def pooled_share(held: pd.DataFrame) -> str:
 
 
 def played_by_length(info: pd.DataFrame, setting: str = "lowest-sides") -> pd.DataFrame:
-    """The catchable holdings of a ``catch_information`` table pooled by length, for each lead
-    (own, left), in ``setting``: how many holdings and layouts, and P(caught) under each model
-    with its 95% interval (``pooled_share``)."""
+    """The catchable holdings of the ``paired`` rows of ``catch_rates`` pooled by length, for
+    each lead (own, left), in ``setting``: how many holdings and layouts, and P(caught) under
+    each model with its 95% interval (``pooled_share``)."""
     part = info[(info.setting == setting) & (info.suit_class == "catchable")]
     rows = []
     for length, lead in itertools.product(sorted(part.n_cards.unique()), PLAYED_LEADS):

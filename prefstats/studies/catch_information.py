@@ -1,11 +1,13 @@
-"""Misère as played: the information models on shared layouts, the table ``catch_information``.
+"""Misère as played: the information models on shared layouts, the ``paired`` rows of
+``catch_rates``.
 
-``catch_rates`` is open play: the catchers see the declarer's two discards, and on his own lead
-he sees every card before leading. This table measures the same holdings under each model of
-docs/rules.md, "Misère information models" (the ``information`` column, in ``INFORMATION``
-order), every model on the same layouts, so each difference is paired:
+The ``independent`` rows of ``catch_rates`` are open play: the catchers see the declarer's two
+discards, and on his own lead he sees every card before leading. The ``paired`` rows measure
+the same holdings under each model of docs/rules.md, "Misère information models" (the
+``information`` column, in ``INFORMATION`` order), every model on the same layouts, so each
+difference is paired:
 
-* ``open``: every card seen, the discard included (``catch_rates``' model);
+* ``open``: every card seen, the discard included (the ``independent`` rows' model);
 * ``hidden floor``: the catchers know his twelve candidate cards, not which two are gone, and
   must catch whichever pair of them he dropped;
 * ``hidden sound``: the same over the discards the policy's rating cannot tell from the one he
@@ -46,20 +48,16 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from prefstats.data import folder as data_folder
 from prefstats.game.cards import N_CARDS, N_HOLDINGS, format_holding, parse_holding
 from prefstats.game.deal import N_PARTS, N_SEATS, TALON, Stream, deal_many, sample_layouts
 from prefstats.game.rules import RuleSet
 from prefstats.misere.classes import SuitClass, class_codes
 from prefstats.misere.tables import (
-    CATCH_INFORMATION,
     COMMON_HOLDINGS,
     LEADS,
-    catch_rate_table,
 )
 from prefstats.players.discards import (
     SOUND_TOLERANCE,
-    defender_rates,
     misere_discards,
     sound_misere_discards,
 )
@@ -85,8 +83,6 @@ from prefstats.studies.catch_tables import (
 )
 from prefstats.studies.misere_ev import EV_RULES
 from prefstats.studies.runs import Chunk, load_run, run_chunks
-from prefstats.studies.storage import write_shipped
-from prefstats.version import __version__
 
 INFORMATION = (
     "open",
@@ -107,7 +103,6 @@ DEALT_MODEL = (
 DEALT_SCAN = 200_000  # as-dealt: the hands are the first N_HANDS of a holding in these deals
 INFO_STREAM = N_HOLDINGS + 3
 OWN = LEADS.index("own")
-TITLE = "prefstats misère catch rates under each information model, on shared layouts"
 
 
 def information_holdings(max_length: int = MAX_LENGTH) -> list[int]:
@@ -416,9 +411,9 @@ def _hand_stats(tricks: np.ndarray, hand: np.ndarray) -> dict[str, Any]:
     return stats | clustered
 
 
-def build_information(
+def paired_rates(
     runs: Path,
-    out: Path | None = None,
+    rates: np.ndarray,
     *,
     hands: int = N_HANDS,
     per_hand: int = PER_HAND,
@@ -426,17 +421,14 @@ def build_information(
     seed: int = SEED,
     jobs: int = 1,
     progress: bool = True,
-) -> pd.DataFrame:
-    """Run (or resume) the information run and write ``catch_information`` into ``out`` (the
-    package's data folder by default); returns the table."""
-    rates = defender_rates(catch_rate_table("clean-sides"))
+) -> tuple[pd.DataFrame, dict[str, Any]]:
+    """Run (or resume) the information run: the ``paired`` rows of ``catch_rates`` and their
+    provenance (``studies.catch_rates`` writes the table); ``rates`` (256,) the as-dealt
+    discard's catch rates (``discards.defender_rates`` of the clean-sides open rates)."""
     spec = information_spec(information_holdings(max_length), rates, hands, per_hand, seed)
     folder = Path(runs) / f"catch-information-h{hands}x{per_hand}-l{max_length}-s{seed}"
     paths = run_chunks(information_chunk, spec, folder, jobs=jobs, progress=progress, unit="layout")
-    table = information_table(load_run(folder))
     provenance = {
-        "table": "catch_information",
-        "prefstats_version": __version__,
         "settings": spec["settings"],
         "model": COMMON_MODEL,
         "information": spec["information"],
@@ -457,16 +449,14 @@ def build_information(
         "intervals": "over hands, whose layouts are alike: Wilson at the effective sample size "
         "for P(caught), the ratio estimator's for E[tricks]",
     }
-    stem = Path(out or data_folder()) / Path(CATCH_INFORMATION).stem
-    write_shipped(table, stem, provenance, TITLE)
-    return table
+    return information_table(load_run(folder)), provenance
 
 
 # --- what it is worth -------------------------------------------------------------------------
 
 
 def information_ev(table: pd.DataFrame, rules: RuleSet = EV_RULES) -> pd.DataFrame:
-    """Each row of a ``catch_information`` table with what its trick distribution is worth
+    """Each ``paired`` row of ``catch_rates`` with what its trick distribution is worth
     (four players, Sochi by default): ``solo_ev`` in whists a deal with its 95% interval
     (over layouts, widened as much as the row's E[tricks] interval is for being taken over
     hands, whose layouts are alike), ``tricks_if_caught`` (m, E[tricks] / P(caught)),

@@ -1,9 +1,9 @@
 """Generate the shipped catch-rate tables ``catch_rates.*`` and ``catch_pairs.*``.
 
-Run ``prefstats catch-tables`` (resumable: rerun to continue; see :func:`build_rates` and
-:func:`build_pairs`). How often a misère declarer holding a suit is caught depends on what else he
-holds, so ``catch_rates`` gives each holding in three **settings** (the ``setting`` column), each
-by lead:
+Run ``prefstats catch-tables`` (resumable: rerun to continue; see
+``studies.catch_rates.build_rates`` and :func:`build_pairs`). How often a misère declarer
+holding a suit is caught depends on what else he holds, so ``catch_rates`` gives each holding
+in three **settings** (the ``setting`` column), each by lead:
 
 * ``clean-sides``: the holding in ♠ and a **clean, non-void** holding in each other suit, every
   such ten-card hand equally likely (about half of them hold a five-card clean suit). Clean
@@ -37,7 +37,9 @@ clean non-void holdings elsewhere, 200 layouts a pair) in the ``clean-sides`` se
 Every (setting, holding, lead) row reports n, the caught count, P(caught) with its Wilson 95%
 interval, E[tricks] with its t interval, and the counts of layouts with 0..10 tricks. E[tricks]
 counts every trick of the deal: once caught he is on lead and must keep leading, so a catch often
-costs several tricks. Each table's provenance records the CPU seconds its runs took.
+costs several tricks. Each table's provenance records the CPU seconds its runs took. These
+rows are the ``independent`` design of ``catch_rates`` (open play; the ``paired`` design, every
+information model on shared layouts, is ``studies.catch_information``'s).
 
 Randomness: item ``(a,)`` or ``(a, b)`` draws its fillers from sub-stream ``(a, [b,] 256)`` of
 the seed and its layouts from ``(a, [b,] 257)`` (``lowest-sides``: ``(a, 258)``), so each item's
@@ -103,10 +105,7 @@ COMMON_MODEL = (
     "discards when dealt); the other 20 split uniformly between the defenders; full "
     "double-dummy misère solver; leads own, left, right on the same layouts"
 )
-TITLES = {
-    "rates": "prefstats misère catch rates by holding, in three settings",
-    "pairs": "prefstats misère catch rates of two catchable suits",
-}
+TITLE_PAIRS = "prefstats misère catch rates of two catchable suits"
 
 Item = tuple[int, ...]  # the measured holdings, in ♠ (and ♣)
 
@@ -511,9 +510,8 @@ def _text_first(table: pd.DataFrame, masks: list[str]) -> pd.DataFrame:
 # --- entry point -----------------------------------------------------------------------------
 
 
-def build_rates(
+def independent_rates(
     runs: Path,
-    out: Path | None = None,
     *,
     n: int = N_SINGLE,
     n_slow: int = N_SINGLE_SLOW,
@@ -523,9 +521,10 @@ def build_rates(
     seed: int = SEED,
     jobs: int = 1,
     progress: bool = True,
-) -> pd.DataFrame:
-    """Run (or resume) the three settings' generators and write ``catch_rates`` into ``out``
-    (the package's data folder by default); returns the table."""
+) -> tuple[pd.DataFrame, dict[str, Any]]:
+    """Run (or resume) the three settings' generators: the open-play rows of ``catch_rates``
+    (each layout a hand of its own) and their provenance (``studies.catch_rates`` writes the
+    table)."""
     tables, paths = [], []
     singles = single_holdings()
     clean = run(
@@ -553,10 +552,7 @@ def build_rates(
     found = run_chunks(dealt_chunk, spec, folder, jobs=jobs, progress=progress)
     tables.append(single_table(pooled_summary(dealt_rows(load_run(folder))), "as-dealt"))
     paths = [*clean, *lowest, *found]
-    table = pd.concat(tables, ignore_index=True)
     provenance = {
-        "table": "catch_rates",
-        "prefstats_version": __version__,
         "settings": {name: MODELS[name] for name in SETTINGS},
         "model": COMMON_MODEL,
         "seed": seed,
@@ -570,8 +566,7 @@ def build_rates(
         "confidence": 0.95,
         "intervals": "Wilson for P(caught), t for E[tricks]",
     }
-    write_shipped(table, Path(out or data_folder()) / "catch_rates", provenance, TITLES["rates"])
-    return table
+    return pd.concat(tables, ignore_index=True), provenance
 
 
 def build_pairs(
@@ -607,7 +602,7 @@ def build_pairs(
         "confidence": 0.95,
         "intervals": "Wilson for P(caught), t for E[tricks]",
     }
-    write_shipped(table, Path(out or data_folder()) / "catch_pairs", provenance, TITLES["pairs"])
+    write_shipped(table, Path(out or data_folder()) / "catch_pairs", provenance, TITLE_PAIRS)
     return table
 
 
