@@ -322,6 +322,31 @@ def test_shipped_table_covers_every_holding_with_n_and_intervals() -> None:
     assert (table["suit_class"] == [SuitClass(CODES[h]).label for h in table["holding_mask"]]).all()
 
 
+def test_shipped_table_holds_both_designs_one_row_per_key() -> None:
+    """Every row of ``catch_rates``: one per setting, holding, design, model and lead; the
+    independent rows are open play paired with themselves (a hand each layout), the paired rows
+    hold every information model, each compared with open play on its own layouts; counts and
+    intervals are consistent on every row of both designs."""
+    table = load_catch_rates(design=None)
+    key = ["setting", "holding_mask", "design", "information", "lead"]
+    assert not table.duplicated(key).any() and list(table.columns) == COLUMNS
+    assert set(table.design) == set(DESIGNS)
+    independent = table[table.design == "independent"]
+    assert len(independent) == len(load_catch_rates())
+    assert (independent.information == "open").all() and (independent.hands == independent.n).all()
+    assert (independent.open_caught == independent.caught).all()
+    assert (independent[["saved", "added"]] == 0).all().all()
+    paired = table[table.design == "paired"]
+    assert set(paired.information) == set(INFORMATION) and not paired.pooled.any()
+    caught = paired.caught.to_numpy()
+    assert (caught == paired.open_caught + paired.added - paired.saved).all()
+    counts = table[[f"tricks_{k}" for k in range(11)]].to_numpy()
+    assert (counts.sum(axis=1) == table["n"]).all()
+    assert (table["caught"] == table["n"] - counts[:, 0]).all()
+    assert (table["p_caught_low"] <= table["p_caught"]).all()
+    assert (table["p_caught"] <= table["p_caught_high"]).all()
+
+
 def test_shipped_tables_give_each_holding_as_printed_and_as_a_mask() -> None:
     rates, pairs = load_catch_rates(), load_catch_pairs()
     assert list(rates.columns[:3]) == ["setting", "holding", "holding_mask"]

@@ -1,4 +1,4 @@
-"""Generate the shipped catch-rate tables ``catch_rates.*`` and ``catch_pairs.*``.
+"""Open play's catch rates: the ``independent`` rows of ``catch_rates``, and ``catch_pairs``.
 
 Run ``prefstats catch-tables`` (resumable: rerun to continue; see
 ``studies.catch_rates.build_rates`` and :func:`build_pairs`). How often a misère declarer
