@@ -98,10 +98,11 @@ def played_model(info: pd.DataFrame, setting: str = PLAYED_SETTING) -> str:
         "twelve cards but not his discard, must catch him whichever discard the misère discard "
         "rating cannot tell from his (the low end), or are granted his discard (the high end). "
         "Estimate: catchers who keep what they can force whichever of those discards he made "
-        "and play each other card by the share of those discards, still consistent with the play, on which it keeps "
-        "a double-dummy catch, against a double-dummy declarer (his blind lead chosen for it). "
-        "Floor: the catchers must catch him whichever pair of his twelve cards he dropped. Play is "
-        'otherwise exact (docs/rules.md, "Misère information models").'
+        "and play each other card by the share of those discards, still consistent with the "
+        "play, on which it keeps a double-dummy catch, against a double-dummy declarer (his "
+        "blind lead chosen for it). Floor: the catchers must catch him whichever pair of his "
+        "twelve cards he dropped. Play is otherwise exact (docs/rules.md, "
+        '"Misère information models").'
     )
 
 
