@@ -23,7 +23,8 @@ exact cards, S and the root (entries of other roots never match). ``_reaches`` u
 solver's table. ``reaches(..., first)`` with ``first`` a card makes the declarer, on lead, lead it
 (the blind lead's question). At a trick start a catcher on lead tries first the card that last
 decided the open position of a discard of S, the declarer his lowest card where it is highest
-(``_declarer_lead``, the open search's misère lead); the open bound reads every discard's table
+(``_declarer_lead``, the open search's misère lead); the followers try their cards in the open
+search's misère order (``_next_card``); the open bound reads every discard's table
 entry before it searches any (one "no" settles it). The bound is not asked at the root when the
 declarer leads (``cand == root``): each trick start after his first lead asks it, and at the
 root it only repeated those searches (docs/design.md, "Hidden-discard search").
@@ -46,6 +47,7 @@ from prefstats.solver._search import (
     UNDECIDED,
     _count,
     _high_card,
+    _high_per_suit,
     _hint_card,
     _legal,
     _low_card,
@@ -328,14 +330,38 @@ def _declarer_lead(moves: int, cand: int, present: int) -> int:
 
 
 @njit(**KERNEL)
-def _next_card(seat: int, moves: int, best: int) -> int:
-    """The next card a seat tries: the declarer first his highest card that does not beat the
-    trick's best card (-1: none yet), then his others from the lowest; a catcher his lowest."""
-    if seat == DECLARER and best >= 0:
-        ducks = moves & _suit_cards(best >> SUIT_SHIFT) & ((1 << best) - 1)
-        if ducks:
-            return _high_card(ducks)
-    return _low_card(moves)
+def _highest_rank(cards: int) -> int:
+    """The card of ``cards`` of the highest rank (of equal ranks, the lowest suit)."""
+    best = -1
+    best_rank = -1
+    highs = _high_per_suit(cards)
+    while highs:
+        card = _low_card(highs)
+        highs ^= 1 << card
+        rank = card & ((1 << SUIT_SHIFT) - 1)
+        if rank > best_rank:
+            best, best_rank = card, rank
+    return best
+
+
+@njit(**KERNEL)
+def _next_card(seat: int, moves: int, best: int, winner: int, declarer_later: bool) -> int:
+    """The next card a follower tries, as the open search's misère order: one who cannot
+    follow sheds his highest card first; the declarer ducks with his highest card below the
+    trick's best, then plays low; a catcher ahead of the declarer plays low, one after him
+    lets a winning declarer keep the trick (his highest card below it first), else plays
+    high."""
+    led_cards = _suit_cards(best >> SUIT_SHIFT)
+    if not moves & led_cards:
+        return _highest_rank(moves)
+    below = moves & led_cards & ((1 << best) - 1)
+    if seat == DECLARER:
+        return _high_card(below) if below else _low_card(moves)
+    if declarer_later:
+        return _low_card(moves)
+    if winner == DECLARER:
+        return _high_card(below) if below else _high_card(moves)
+    return _high_card(moves)
 
 
 @njit(
@@ -425,7 +451,7 @@ def reaches(
         moves2 = _moves(seat2, cand, hl, hr, led, present, unsure)
         answer2 = not want2
         while moves2 and answer2 != want2:
-            card2 = _next_card(seat2, moves2, card1)
+            card2 = _next_card(seat2, moves2, card1, seat1, seat3 == DECLARER)
             moves2 ^= 1 << card2
             lo2, hi2 = lo1, hi1
             if seat2 == DECLARER:
@@ -438,7 +464,7 @@ def reaches(
             moves3 = _moves(seat3, cand, hl, hr, led, present, unsure)
             answer3 = not want3
             while moves3 and answer3 != want3:
-                card3 = _next_card(seat3, moves3, best)
+                card3 = _next_card(seat3, moves3, best, winner, False)
                 moves3 ^= 1 << card3
                 lo3, hi3 = lo2, hi2
                 if seat3 == DECLARER:
