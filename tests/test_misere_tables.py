@@ -100,3 +100,8 @@ def test_relative_lead() -> None:
     assert [relative_lead(seat) for seat in range(3)] == [0, 2, 1]
     with pytest.raises(ValueError, match="seat"):
         relative_lead(3)
+
+
+def test_an_unknown_design_is_named_in_the_error() -> None:
+    with pytest.raises(ValueError, match="design must be one of independent, paired, got 'open'"):
+        load_catch_rates(design="open")

@@ -60,7 +60,7 @@ def load_catch_rates(
     path: str | Path | None = None, design: str | None = "independent"
 ) -> pd.DataFrame:
     """The shipped catch-rate table (one row per setting, holding, information model and lead
-    in each design), see ``catch_tables``: the rows of ``design`` (one of ``DESIGNS``; the
+    in each design), see ``studies.catch_rates``: the rows of ``design`` (one of ``DESIGNS``; the
     default, ``independent``, is open play on the large sample; None: every row).
 
     >>> table = load_catch_rates()
