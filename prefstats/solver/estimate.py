@@ -91,7 +91,6 @@ def estimate_tricks_many(
         raise ValueError(f"first (card {first_card}) is not in every declarer's kept hand")
     pairs, htt = _pool.hidden_tables()
     out = np.zeros(len(array), dtype=np.int8)
-    estimate_batch(
-        array, made_array, padded, declarer, leader, first_card, pairs, htt, _pool.table(), out
-    )
+    tt = _pool.table_for(array, declarer)
+    estimate_batch(array, made_array, padded, declarer, leader, first_card, pairs, htt, tt, out)
     return out

@@ -123,7 +123,7 @@ def _run(
     hands: np.ndarray, discards: np.ndarray, declarer: int, leader: int, first: int
 ) -> np.ndarray:
     pairs, htt = _pool.hidden_tables()
-    tt = _pool.table()
+    tt = _pool.table_for(hands, declarer)
 
     def solve(rows: np.ndarray) -> np.ndarray:  # the seat hands, then the row's discards
         out = np.zeros(len(rows), dtype=np.int8)
