@@ -10,7 +10,10 @@ import numpy as np
 import pytest
 
 from prefstats.solver import (
+    _hidden,
+    _pool,
     blind_lead,
+    clear_tables,
     fewest_catches,
     first_lead_many,
     hidden_discard_many,
@@ -318,3 +321,59 @@ def test_fewest_catches_with_bounds_chooses_as_without_and_skips_what_cannot_win
         assert bounded[0] == plain[0] and bounded[1].tolist() == plain[1].tolist()
         fewest = int((plain[1] > 0).sum())
         assert all(least[card] <= fewest for card in played)
+
+
+def _relabelled(
+    rng: np.random.Generator, hands: tuple[int, int, int], discards: list[int]
+) -> tuple[tuple[int, int, int], list[int]]:
+    """The same ending with each suit's cards moved to other ranks, their order kept, and the
+    discards moved with them."""
+    present = hands[0] | hands[1] | hands[2]
+    to: dict[int, int] = {}
+    for suit in range(4):
+        cards = [card for card in range(8 * suit, 8 * suit + 8) if present >> card & 1]
+        ranks = sorted(int(rank) for rank in rng.choice(8, len(cards), replace=False))
+        to |= {card: 8 * suit + rank for card, rank in zip(cards, ranks, strict=True)}
+
+    def move(mask: int) -> int:
+        return sum(1 << to[card] for card in to if mask >> card & 1)
+
+    moved = (move(hands[0]), move(hands[1]), move(hands[2]))
+    return moved, [move(discard) for discard in discards]
+
+
+def _table_key(hands: tuple[int, int, int], leader: int, discards: list[int]) -> tuple[int, ...]:
+    pairs = np.zeros(_hidden.PAIRS_SIZE, dtype=np.int64)
+    _hidden.fill_pairs(hands[0], pairs)
+    s_lo, s_hi = _hidden._discard_set(np.array(discards, dtype=np.uint32), pairs)
+    return tuple(_hidden._keys(*hands, leader, s_lo, s_hi, pairs))
+
+
+def test_relabelled_endings_share_the_hidden_tables_entries() -> None:
+    """The hidden table keys a trick start on relative ranks and on S re-indexed over the
+    candidate cards held (``_hidden._keys``): an ending with each suit's cards moved to other
+    ranks, its discards moved with them, has the first one's key and value and is answered
+    from its entries without a search; another S has another key."""
+    rng = np.random.default_rng(4850)
+    moved_cards = searches = 0
+    for _ in range(150):
+        size = int(rng.integers(2, 5))
+        hands = random_ending(rng, size)
+        every = pairs_of(hands[0])
+        picked = rng.choice(len(every), int(rng.integers(2, len(every))), replace=False)
+        chosen = [every[i] for i in sorted(picked)]
+        other = [pair for pair in every if pair not in chosen]
+        leader = int(rng.integers(3))
+        moved, moved_discards = _relabelled(rng, hands, chosen)
+        moved_cards += (moved[0] | moved[1] | moved[2]) != (hands[0] | hands[1] | hands[2])
+        assert _table_key(moved, leader, moved_discards) == _table_key(hands, leader, chosen)
+        assert _table_key(hands, leader, other) != _table_key(hands, leader, chosen)
+        clear_tables()
+        value = hidden_discard_tricks(hands[0], hands[1:], leader=leader, discards=chosen)
+        searched = int(_pool.hidden_tables()[1][-1])
+        searches += searched > 0
+        found = hidden_discard_tricks(moved[0], moved[1:], leader=leader, discards=moved_discards)
+        assert found == value == naive_hidden_tricks(*hands, leader, chosen)
+        assert int(_pool.hidden_tables()[1][-1]) == searched
+    assert moved_cards > 140  # nearly every relabelling moves some card
+    assert searches > 50  # the first ending needed a search (else the open bound settled it)

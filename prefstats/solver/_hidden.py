@@ -18,13 +18,14 @@ discard left in S the game is open misère and ``_search._reaches`` answers it.
 S is a set of pairs of the root's candidate cards (at most 12, so 66 pairs), held in two words of
 ``PAIR_WORD`` bits each (``S_lo``, ``S_hi``); the ``pairs`` array, filled by ``fill_pairs`` for
 each root, gives for each card the pairs holding it and for each pair index its two cards.
-Positions are probed at trick starts in a table of their own (``new_hidden_table``), keyed on the
-exact cards, S and the root (entries of other roots never match). ``_reaches`` uses the open
-solver's table. ``reaches(..., first)`` with ``first`` a card makes the declarer, on lead, lead it
-(the blind lead's question). At a trick start a catcher on lead tries first the card that last
-decided the open position of a discard of S, the declarer his lowest card where it is highest
-(``_declarer_lead``, the open search's misère lead); the followers try their cards in the open
-search's misère order (``_next_card``); the open bound reads every discard's table
+Positions are probed at trick starts in a table of their own (``new_hidden_table``), keyed as the
+open solver's on relative ranks, with S re-indexed over the candidate cards still held
+(``_keys``), so that positions of other layouts and other roots share entries. ``_reaches`` uses
+the open solver's table. ``reaches(..., first)`` with ``first`` a card makes the declarer, on
+lead, lead it (the blind lead's question). At a trick start a catcher on lead tries first the
+card that last decided the open position of a discard of S, the declarer his lowest card where
+it is highest (``_declarer_lead``, the open search's misère lead); the followers try their cards
+in the open search's misère order (``_next_card``); the open bound reads every discard's table
 entry before it searches any (one "no" settles it). The bound is not asked at the root when the
 declarer leads (``cand == root``): each trick start after his first lead asks it, and at the
 root it only repeated those searches (docs/design.md, "Hidden-discard search").
@@ -45,6 +46,7 @@ from prefstats.solver._search import (
     NO_TRUMP,
     SUIT_SHIFT,
     UNDECIDED,
+    _all_codes,
     _count,
     _high_card,
     _high_per_suit,
@@ -59,6 +61,7 @@ from prefstats.solver._search import (
     _suit_cards,
     exact_value,
 )
+from prefstats.solver._tables import N_SUIT_CODES
 
 MAX_CANDIDATES = 12  # a misère declarer's ten cards and his two discards
 MAX_PAIRS = MAX_CANDIDATES * (MAX_CANDIDATES - 1) // 2  # 66
@@ -68,19 +71,13 @@ PAIRS_SIZE = 2 * N_CARD_BITS + MAX_PAIRS  # per card its pairs (two words), then
 PAIR_CARDS = 2 * N_CARD_BITS  # where the pairs' cards start in the ``pairs`` array
 NO_CARD = -1
 
-HIDDEN_TABLE_BITS = 18  # entries of the hidden-discard table: 2**18 of ENTRY_WORDS words (10 MB)
-ENTRY_WORDS = 5  # four key words, then the bounds (lower | upper << BOUND_SHIFT)
+HIDDEN_TABLE_BITS = 18  # entries of the hidden-discard table: 2**18 of ENTRY_WORDS words (8 MB)
+ENTRY_WORDS = 4  # three key words (``_keys``), then the bounds (lower | upper << BOUND_SHIFT)
 BOUND_SHIFT = 8
 BOUND_MASK = (1 << BOUND_SHIFT) - 1
 EMPTY = -1
-# Key words stay below 2**63 (an int64 whether compiled or run as Python): a hand's top card
-# (bit 31) goes to the third word, above S's low word and the leader.
-LOW_31 = (1 << 31) - 1
-LEADER_SHIFT = 40
-HL_TOP_SHIFT = 42
-ROOT_TOP_SHIFT = 43
 # Products are cut to 62 bits: the compiled kernel's wrapped product and Python's exact one then
-# agree.
+# agree (the key words are below 2**63: the first is under 3 * N_SUIT_CODES**4 < 2**55).
 MIX_MASK = (1 << 62) - 1
 HASH_1 = 0x2545F4914F6CDD1D
 HASH_2 = 0x1B873593A5A5A5A5
@@ -170,16 +167,15 @@ def _after_card(
 
 
 @njit(**KERNEL)
-def _entry(keys: tuple[int, int, int, int], htt: np.ndarray) -> int:
+def _entry(keys: tuple[int, int, int], htt: np.ndarray) -> int:
     """First word of the entry the position's keys map to."""
     mixed = (
         (keys[0] * HASH_1 & MIX_MASK)
         ^ (keys[1] * HASH_2 & MIX_MASK)
         ^ (keys[2] * HASH_3 & MIX_MASK)
-        ^ (keys[3] * HASH_4 & MIX_MASK)
     )
     mixed ^= mixed >> 29
-    mixed = mixed * HASH_1 & MIX_MASK
+    mixed = mixed * HASH_4 & MIX_MASK
     mixed ^= mixed >> 32
     n_entries = (htt.shape[0] - 1) // ENTRY_WORDS
     first: int = (mixed & (n_entries - 1)) * ENTRY_WORDS
@@ -188,47 +184,54 @@ def _entry(keys: tuple[int, int, int, int], htt: np.ndarray) -> int:
 
 @njit(**KERNEL)
 def _keys(
-    cand: int, hl: int, hr: int, leader: int, s_lo: int, s_hi: int, root: int
-) -> tuple[int, int, int, int]:
-    return (
-        cand | (hl & LOW_31) << 32,
-        hr | (root & LOW_31) << 32,
-        s_lo | leader << LEADER_SHIFT | (hl >> 31) << HL_TOP_SHIFT | (root >> 31) << ROOT_TOP_SHIFT,
-        s_hi,
-    )
+    cand: int, hl: int, hr: int, leader: int, s_lo: int, s_hi: int, pairs: np.ndarray
+) -> tuple[int, int, int]:
+    """A trick start's key, the same for every position that plays alike: the leader and each
+    suit's ownership code (``_search._suit_code``: relative ranks, played cards squeezed out),
+    then S with each pair re-indexed by its cards' places among the candidate cards still held
+    (pair (i, j), i < j, is ``j (j - 1) / 2 + i`` as in ``fill_pairs``). So positions of other
+    layouts and other roots share entries, as they share the open table's."""
+    c0, c1, c2, c3 = _all_codes(cand, hl, hr)
+    key = leader
+    for code in (c0, c1, c2, c3):
+        key = key * N_SUIT_CODES + code
+    relative_lo = 0
+    relative_hi = 0
+    for word in range(2):
+        bits = s_lo if word == 0 else s_hi
+        while bits:
+            bit = _low_card(bits)
+            bits ^= 1 << bit
+            cards = pairs[PAIR_CARDS + word * PAIR_WORD + bit]
+            i = _count(cand & ((1 << _low_card(cards)) - 1))
+            j = _count(cand & ((1 << _high_card(cards)) - 1))
+            index = j * (j - 1) // 2 + i
+            if index < PAIR_WORD:
+                relative_lo |= 1 << index
+            else:
+                relative_hi |= 1 << (index - PAIR_WORD)
+    return key, relative_lo, relative_hi
 
 
 @njit(**KERNEL)
-def _table_bounds(
-    keys: tuple[int, int, int, int], n_tricks: int, htt: np.ndarray
-) -> tuple[int, int]:
+def _table_bounds(keys: tuple[int, int, int], n_tricks: int, htt: np.ndarray) -> tuple[int, int]:
     at = _entry(keys, htt)
-    if (
-        htt[at] == keys[0]
-        and htt[at + 1] == keys[1]
-        and htt[at + 2] == keys[2]
-        and htt[at + 3] == keys[3]
-    ):
-        data = htt[at + 4]
+    if htt[at] == keys[0] and htt[at + 1] == keys[1] and htt[at + 2] == keys[2]:
+        data = htt[at + 3]
         return data & BOUND_MASK, data >> BOUND_SHIFT
     return 0, n_tricks
 
 
 @njit(**KERNEL)
-def _table_store(keys: tuple[int, int, int, int], lower: int, upper: int, htt: np.ndarray) -> None:
+def _table_store(keys: tuple[int, int, int], lower: int, upper: int, htt: np.ndarray) -> None:
     at = _entry(keys, htt)
-    if (
-        htt[at] == keys[0]
-        and htt[at + 1] == keys[1]
-        and htt[at + 2] == keys[2]
-        and htt[at + 3] == keys[3]
-    ):
-        data = htt[at + 4]
+    if htt[at] == keys[0] and htt[at + 1] == keys[1] and htt[at + 2] == keys[2]:
+        data = htt[at + 3]
         lower = max(lower, data & BOUND_MASK)
         upper = min(upper, data >> BOUND_SHIFT)
-    for word in range(4):
+    for word in range(3):
         htt[at + word] = keys[word]
-    htt[at + 4] = lower | (upper << BOUND_SHIFT)
+    htt[at + 3] = lower | (upper << BOUND_SHIFT)
 
 
 # --- search -----------------------------------------------------------------------------------
@@ -402,13 +405,13 @@ def reaches(
         return True
     if target > n_tricks:
         return False
-    keys = (0, 0, 0, 0)
+    keys = (0, 0, 0)
     hint_card = 0
     if first == NO_CARD:
         if _count(s_lo) + _count(s_hi) == 1:
             kept = cand & ~_only_pair(s_lo, s_hi, pairs)
             return _reaches(kept, hl, hr, leader, target, NO_TRUMP, 1, tt)
-        keys = _keys(cand, hl, hr, leader, s_lo, s_hi, root)
+        keys = _keys(cand, hl, hr, leader, s_lo, s_hi, pairs)
         lower, upper = _table_bounds(keys, n_tricks, htt)
         if lower >= target:
             return True
