@@ -45,11 +45,11 @@ from prefstats.kernels import njit
 from prefstats.solver._hidden import (
     NO_CARD,
     PAIR_CARDS,
-    PAIR_WORD,
     _after_card,
     _discard_set,
     _in_some_pair,
     _moves,
+    _next_pair,
     fill_pairs,
     hidden_value,
     reaches,
@@ -435,15 +435,13 @@ def _catcher_card(
             continue
         caught = 0
         total = 0
-        for word in range(2):
-            bits = s_lo if word == 0 else s_hi
-            while bits:
-                bit = _low_card(bits)
-                bits ^= 1 << bit
-                hd = cand & ~pairs[PAIR_CARDS + word * PAIR_WORD + bit]
-                value = _after_play(hd, left, right, leader, step, card1, card2, card, WIDE, tt)
-                caught += 1 if value > 0 else 0
-                total += value
+        rest_lo, rest_hi = s_lo, s_hi
+        while rest_lo or rest_hi:
+            index, rest_lo, rest_hi = _next_pair(rest_lo, rest_hi)
+            hd = cand & ~pairs[PAIR_CARDS + index]
+            value = _after_play(hd, left, right, leader, step, card1, card2, card, WIDE, tt)
+            caught += 1 if value > 0 else 0
+            total += value
         score = caught if taken == 0 else total
         if score > best_score or (score == best_score and total > best_total):
             best_card, best_score, best_total = card, score, total

@@ -133,12 +133,30 @@ def _pair_set(discard: int, pairs: np.ndarray) -> tuple[int, int]:
 
 
 @njit(**KERNEL)
+def _next_pair(s_lo: int, s_hi: int) -> tuple[int, int, int]:
+    """The index of S's lowest pair, and S without it: S is walked by ``while s_lo or s_hi:
+    index, s_lo, s_hi = _next_pair(s_lo, s_hi)``, the pair's cards ``pairs[PAIR_CARDS +
+    index]``."""
+    if s_lo:
+        bit = _low_card(s_lo)
+        return bit, s_lo ^ (1 << bit), s_hi
+    bit = _low_card(s_hi)
+    return PAIR_WORD + bit, s_lo, s_hi ^ (1 << bit)
+
+
+@njit(**KERNEL)
+def _with_pair(index: int, s_lo: int, s_hi: int) -> tuple[int, int]:
+    """S with the pair of that index added."""
+    if index < PAIR_WORD:
+        return s_lo | (1 << index), s_hi
+    return s_lo, s_hi | (1 << (index - PAIR_WORD))
+
+
+@njit(**KERNEL)
 def _only_pair(s_lo: int, s_hi: int, pairs: np.ndarray) -> int:
     """The two cards of S's one pair."""
-    if s_lo:
-        cards: int = pairs[PAIR_CARDS + _low_card(s_lo)]
-        return cards
-    cards = pairs[PAIR_CARDS + PAIR_WORD + _low_card(s_hi)]
+    index, _, _ = _next_pair(s_lo, s_hi)
+    cards: int = pairs[PAIR_CARDS + index]
     return cards
 
 
@@ -197,19 +215,12 @@ def _keys(
         key = key * N_SUIT_CODES + code
     relative_lo = 0
     relative_hi = 0
-    for word in range(2):
-        bits = s_lo if word == 0 else s_hi
-        while bits:
-            bit = _low_card(bits)
-            bits ^= 1 << bit
-            cards = pairs[PAIR_CARDS + word * PAIR_WORD + bit]
-            i = _count(cand & ((1 << _low_card(cards)) - 1))
-            j = _count(cand & ((1 << _high_card(cards)) - 1))
-            index = j * (j - 1) // 2 + i
-            if index < PAIR_WORD:
-                relative_lo |= 1 << index
-            else:
-                relative_hi |= 1 << (index - PAIR_WORD)
+    while s_lo or s_hi:
+        index, s_lo, s_hi = _next_pair(s_lo, s_hi)
+        cards = pairs[PAIR_CARDS + index]
+        i = _count(cand & ((1 << _low_card(cards)) - 1))
+        j = _count(cand & ((1 << _high_card(cards)) - 1))
+        relative_lo, relative_hi = _with_pair(j * (j - 1) // 2 + i, relative_lo, relative_hi)
     return key, relative_lo, relative_hi
 
 
@@ -258,34 +269,25 @@ def _some_open_no(
     hint_card = 0
     undecided_lo = 0
     undecided_hi = 0
-    for word in range(2):  # the table's probes first: one "no" settles it without a search
-        bits = s_lo if word == 0 else s_hi
-        while bits:
-            bit = _low_card(bits)
-            bits ^= 1 << bit
-            kept = cand & ~pairs[PAIR_CARDS + word * PAIR_WORD + bit]
-            decided, _, hint, _ = _probe(
-                kept, hl, hr, leader, target, NO_TRUMP, 1, n_tricks, NO_CODES, ALL_SUITS, tt
-            )
-            if decided == 0:
-                return True, 0
-            if decided == UNDECIDED:
-                if word == 0:
-                    undecided_lo |= 1 << bit
-                else:
-                    undecided_hi |= 1 << bit
-            if hint_card == 0 and leader != DECLARER:
-                present = kept | hl | hr
-                hand = _seat_hand(leader, kept, hl, hr)
-                hint_card = _hint_card(hint, _run_tops(hand, present), present)
-    for word in range(2):
-        bits = undecided_lo if word == 0 else undecided_hi
-        while bits:
-            bit = _low_card(bits)
-            bits ^= 1 << bit
-            kept = cand & ~pairs[PAIR_CARDS + word * PAIR_WORD + bit]
-            if not _reaches(kept, hl, hr, leader, target, NO_TRUMP, 1, tt):
-                return True, 0
+    while s_lo or s_hi:  # the table's probes first: one "no" settles it without a search
+        index, s_lo, s_hi = _next_pair(s_lo, s_hi)
+        kept = cand & ~pairs[PAIR_CARDS + index]
+        decided, _, hint, _ = _probe(
+            kept, hl, hr, leader, target, NO_TRUMP, 1, n_tricks, NO_CODES, ALL_SUITS, tt
+        )
+        if decided == 0:
+            return True, 0
+        if decided == UNDECIDED:
+            undecided_lo, undecided_hi = _with_pair(index, undecided_lo, undecided_hi)
+        if hint_card == 0 and leader != DECLARER:
+            present = kept | hl | hr
+            hand = _seat_hand(leader, kept, hl, hr)
+            hint_card = _hint_card(hint, _run_tops(hand, present), present)
+    while undecided_lo or undecided_hi:
+        index, undecided_lo, undecided_hi = _next_pair(undecided_lo, undecided_hi)
+        kept = cand & ~pairs[PAIR_CARDS + index]
+        if not _reaches(kept, hl, hr, leader, target, NO_TRUMP, 1, tt):
+            return True, 0
     return False, hint_card
 
 
@@ -293,12 +295,9 @@ def _some_open_no(
 def _in_some_pair(s_lo: int, s_hi: int, pairs: np.ndarray) -> int:
     """The cards of the pairs of S."""
     cards = 0
-    for word in range(2):
-        bits = s_lo if word == 0 else s_hi
-        while bits:
-            bit = _low_card(bits)
-            bits ^= 1 << bit
-            cards |= pairs[PAIR_CARDS + word * PAIR_WORD + bit]
+    while s_lo or s_hi:
+        index, s_lo, s_hi = _next_pair(s_lo, s_hi)
+        cards |= pairs[PAIR_CARDS + index]
     return cards
 
 
@@ -553,13 +552,9 @@ def _discard_set(row: np.ndarray, pairs: np.ndarray) -> tuple[int, int]:
             s_lo |= lo
             s_hi |= hi
     if s_lo == 0 and s_hi == 0:
-        for word in range(2):
-            for bit in range(PAIR_WORD):
-                if pairs[PAIR_CARDS + word * PAIR_WORD + bit]:
-                    if word == 0:
-                        s_lo |= 1 << bit
-                    else:
-                        s_hi |= 1 << bit
+        for index in range(MAX_PAIRS):
+            if pairs[PAIR_CARDS + index]:
+                s_lo, s_hi = _with_pair(index, s_lo, s_hi)
     return s_lo, s_hi
 
 
